@@ -1,0 +1,92 @@
+package dev.cachegateway.gateway.memcached;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import net.spy.memcached.ConnectionFactoryBuilder.Protocol;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * How the gateway reaches memcached.
+ */
+@ConfigurationProperties("memcached")
+public class MemcachedProperties {
+
+    /** The memcached servers as host:port; with more than one, keys are spread by Ketama consistent hashing. */
+    private List<String> servers = new ArrayList<>(List.of("localhost:11211"));
+
+    /** How long a lookup or store may take before the gateway gives up on it and answers from the backend. */
+    private Duration operationTimeout = Duration.ofMillis(100);
+
+    /** The memcached protocol: text (what nginx speaks) or binary. */
+    private Protocol protocol = Protocol.TEXT;
+
+    /** The longest pause between attempts to reconnect to a server that went away (whole seconds). */
+    private Duration maxReconnectDelay = Duration.ofSeconds(2);
+
+    /** How many operations in a row may time out on one server before its connection is dropped and rebuilt. */
+    private int timeoutExceptionThreshold = 20;
+
+    /** How many operations may wait for each server; past that a lookup fails at once and a store is dropped. */
+    private int operationQueueLength = 16_384;
+
+    /** How long shutdown waits for queued stores to reach memcached. */
+    private Duration shutdownTimeout = Duration.ofSeconds(1);
+
+    public List<String> getServers() {
+        return servers;
+    }
+
+    public void setServers(List<String> servers) {
+        this.servers = servers;
+    }
+
+    public Duration getOperationTimeout() {
+        return operationTimeout;
+    }
+
+    public void setOperationTimeout(Duration operationTimeout) {
+        this.operationTimeout = operationTimeout;
+    }
+
+    public Protocol getProtocol() {
+        return protocol;
+    }
+
+    public void setProtocol(Protocol protocol) {
+        this.protocol = protocol;
+    }
+
+    public Duration getMaxReconnectDelay() {
+        return maxReconnectDelay;
+    }
+
+    public void setMaxReconnectDelay(Duration maxReconnectDelay) {
+        this.maxReconnectDelay = maxReconnectDelay;
+    }
+
+    public int getTimeoutExceptionThreshold() {
+        return timeoutExceptionThreshold;
+    }
+
+    public void setTimeoutExceptionThreshold(int timeoutExceptionThreshold) {
+        this.timeoutExceptionThreshold = timeoutExceptionThreshold;
+    }
+
+    public int getOperationQueueLength() {
+        return operationQueueLength;
+    }
+
+    public void setOperationQueueLength(int operationQueueLength) {
+        this.operationQueueLength = operationQueueLength;
+    }
+
+    public Duration getShutdownTimeout() {
+        return shutdownTimeout;
+    }
+
+    public void setShutdownTimeout(Duration shutdownTimeout) {
+        this.shutdownTimeout = shutdownTimeout;
+    }
+}
