@@ -1,0 +1,131 @@
+package dev.cachegateway.gateway.cache;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Turns a request into its memcached key, as nginx's {@code set $memcached_key ...} does. The template may use
+ * {@code $uri} (the decoded, normalised path), {@code $args} (the raw query string) and {@code $is_args}
+ * ({@code ?} when there is a query string); the default is {@code $uri}. The key is escaped like nginx's
+ * {@code NGX_ESCAPE_MEMCACHED}, so that items written for nginx are found under the same keys.
+ */
+public final class CacheKeyTemplate {
+
+    /** memcached's limit on a key, in bytes. */
+    static final int MAX_KEY_BYTES = 250;
+
+    private static final Pattern VARIABLE = Pattern.compile("\\$(?:\\{(\\w+)}|(\\w+))");
+
+    private static final char[] HEX = "0123456789ABCDEF".toCharArray();
+
+    private final String source;
+
+    private final List<Part> parts;
+
+    private CacheKeyTemplate(String source, List<Part> parts) {
+        this.source = source;
+        this.parts = parts;
+    }
+
+    /** Parses a template; an unknown variable fails here, at start-up, rather than on every request. */
+    public static CacheKeyTemplate parse(String template) {
+        List<Part> parts = new ArrayList<>();
+        Matcher matcher = VARIABLE.matcher(template);
+        int literalStart = 0;
+        while (matcher.find()) {
+            if (matcher.start() > literalStart) {
+                parts.add(new Literal(template.substring(literalStart, matcher.start())));
+            }
+            String name = matcher.group(1) != null ? matcher.group(1) : matcher.group(2);
+            parts.add(variable(name, template));
+            literalStart = matcher.end();
+        }
+        if (literalStart < template.length()) {
+            parts.add(new Literal(template.substring(literalStart)));
+        }
+        if (parts.isEmpty()) {
+            throw new IllegalArgumentException("The memcached key template is empty");
+        }
+        return new CacheKeyTemplate(template, List.copyOf(parts));
+    }
+
+    /**
+     * The escaped key for a request, or null when it has none: a path without a {@code $uri}, or a key longer than
+     * memcached's 250 bytes. Such a request bypasses the cache.
+     */
+    public String render(String rawPath, String rawQuery) {
+        StringBuilder key = new StringBuilder(rawPath.length() + 16);
+        for (Part part : parts) {
+            String value = part.value(rawPath, rawQuery);
+            if (value == null) {
+                return null;
+            }
+            escape(value, key);
+        }
+        return utf8Length(key) <= MAX_KEY_BYTES ? key.toString() : null;
+    }
+
+    // NGX_ESCAPE_MEMCACHED: space, '%' and the control bytes 0x00-0x1F; everything else, UTF-8 included, as is.
+    private static void escape(String value, StringBuilder key) {
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if (c <= ' ' || c == '%') {
+                key.append('%').append(HEX[c >> 4]).append(HEX[c & 0xf]);
+            }
+            else {
+                key.append(c);
+            }
+        }
+    }
+
+    private static int utf8Length(CharSequence key) {
+        int bytes = 0;
+        for (int i = 0; i < key.length(); i++) {
+            char c = key.charAt(i);
+            if (c < 0x80) {
+                bytes += 1;
+            }
+            else if (c < 0x800) {
+                bytes += 2;
+            }
+            else if (Character.isHighSurrogate(c)) {
+                bytes += 4;
+                i++;
+            }
+            else {
+                bytes += 3;
+            }
+        }
+        return bytes;
+    }
+
+    private static Part variable(String name, String template) {
+        return switch (name) {
+            case "uri" -> (path, query) -> NginxUri.of(path);
+            case "args" -> (path, query) -> query != null ? query : "";
+            case "is_args" -> (path, query) -> query != null && !query.isEmpty() ? "?" : "";
+            default -> throw new IllegalArgumentException("Unknown variable $" + name + " in memcached key template '"
+                    + template + "'; use $uri, $args or $is_args");
+        };
+    }
+
+    @Override
+    public String toString() {
+        return source;
+    }
+
+    private interface Part {
+
+        String value(String rawPath, String rawQuery);
+    }
+
+    private record Literal(String text) implements Part {
+
+        @Override
+        public String value(String rawPath, String rawQuery) {
+            return text;
+        }
+    }
+}

@@ -1,0 +1,115 @@
+package dev.cachegateway.gateway.cache;
+
+import java.time.Duration;
+import java.util.List;
+
+import dev.cachegateway.gateway.memcached.CachedItem;
+import dev.cachegateway.gateway.memcached.ReactiveMemcached;
+import org.slf4j.LoggerFactory;
+import reactor.core.publisher.Mono;
+
+import org.springframework.cloud.gateway.filter.GatewayFilter;
+import org.springframework.cloud.gateway.filter.GatewayFilterChain;
+import org.springframework.cloud.gateway.filter.NettyWriteResponseFilter;
+import org.springframework.core.Ordered;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpMethod;
+import org.springframework.http.server.reactive.ServerHttpRequest;
+import org.springframework.web.server.ServerWebExchange;
+
+/**
+ * nginx's {@code memcached_pass} with {@code error_page 404 502 = @fallback}: looks the request up in memcached,
+ * answers a hit itself, and passes a miss or a memcached failure on to the route's backend.
+ */
+final class MemcachedCacheFilter implements GatewayFilter, Ordered {
+
+    /** Before the filter that writes the backend's answer, so that this one sees that answer go by. */
+    static final int ORDER = NettyWriteResponseFilter.WRITE_RESPONSE_FILTER_ORDER - 1;
+
+    private static final BurstLog failures =
+            new BurstLog(LoggerFactory.getLogger(MemcachedCacheFilter.class), Duration.ofSeconds(10));
+
+    private final ReactiveMemcached memcached;
+
+    private final CacheKeyTemplate keys;
+
+    private final List<String> bypassHeaders;
+
+    private final CachedResponseWriter hits;
+
+    MemcachedCacheFilter(ReactiveMemcached memcached, CacheKeyTemplate keys, List<String> bypassHeaders,
+            CachedResponseWriter hits) {
+        this.memcached = memcached;
+        this.keys = keys;
+        this.bypassHeaders = List.copyOf(bypassHeaders);
+        this.hits = hits;
+    }
+
+    @Override
+    public Mono<Void> filter(ServerWebExchange exchange, GatewayFilterChain chain) {
+        ServerHttpRequest request = exchange.getRequest();
+        if (!isLookedUp(request)) {
+            return forward(exchange, chain, CacheStatus.BYPASS);
+        }
+        String key = keys.render(request.getURI().getRawPath(), request.getURI().getRawQuery());
+        if (key == null) {
+            return forward(exchange, chain, CacheStatus.BYPASS);
+        }
+        // Hit or miss is decided before anything is written: a write is an empty Mono, so chaining the
+        // fallback on emptiness would send every hit to the backend as well.
+        return memcached.get(key)
+                .map(Lookup::hit)
+                .defaultIfEmpty(Lookup.MISS)
+                .onErrorResume(failure -> {
+                    failures.warn("memcached lookup failed, answering from the backend", failure);
+                    return Mono.just(Lookup.ERROR);
+                })
+                .flatMap(lookup -> lookup.item() != null
+                        ? hits.write(exchange, lookup.item())
+                        : forward(exchange, chain, lookup.status()));
+    }
+
+    private boolean isLookedUp(ServerHttpRequest request) {
+        HttpMethod method = request.getMethod();
+        if (!HttpMethod.GET.equals(method) && !HttpMethod.HEAD.equals(method)) {
+            return false;
+        }
+        HttpHeaders headers = request.getHeaders();
+        for (String header : bypassHeaders) {
+            if (headers.containsHeader(header)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static Mono<Void> forward(ServerWebExchange exchange, GatewayFilterChain chain, CacheStatus status) {
+        // Set when the answer is committed, so that it wins over any X-Cache the backend sends.
+        exchange.getResponse().beforeCommit(() -> {
+            exchange.getResponse().getHeaders().set(CacheStatus.HEADER, status.name());
+            return Mono.empty();
+        });
+        return chain.filter(exchange);
+    }
+
+    @Override
+    public int getOrder() {
+        return ORDER;
+    }
+
+    @Override
+    public String toString() {
+        return "MemcachedCache[key=" + keys + "]";
+    }
+
+    private record Lookup(CacheStatus status, CachedItem item) {
+
+        static final Lookup MISS = new Lookup(CacheStatus.MISS, null);
+
+        static final Lookup ERROR = new Lookup(CacheStatus.ERROR, null);
+
+        static Lookup hit(CachedItem item) {
+            return new Lookup(CacheStatus.HIT, item);
+        }
+    }
+}
