@@ -2,6 +2,8 @@ package dev.cachegateway.gateway;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.List;
+
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -15,10 +17,26 @@ class GatewayApplicationTests {
     RouteLocator routes;
 
     @Test
-    void routesTheApiToCommentsService() {
-        Route route = routes.getRoutes().filter(r -> r.getId().equals("comments")).blockFirst();
+    void routesTheApiToCommentsServiceThroughTheCache() {
+        Route route = route("comments");
 
-        assertThat(route).isNotNull();
         assertThat(route.getUri()).hasToString("http://localhost:4567");
+        assertThat(route.getFilters()).extracting(Object::toString).anyMatch(f -> f.contains("MemcachedCache"));
+    }
+
+    @Test
+    void routesTheNoCachePathsFirstAndWithoutTheCache() {
+        List<Route> all = routes.getRoutes().collectList().block();
+        Route uncached = route("comments-uncached");
+
+        assertThat(all).extracting(Route::getId).containsSubsequence("comments-uncached", "comments");
+        assertThat(uncached.getUri()).hasToString("http://localhost:4567");
+        assertThat(uncached.getFilters()).extracting(Object::toString).noneMatch(f -> f.contains("MemcachedCache"));
+    }
+
+    private Route route(String id) {
+        Route route = routes.getRoutes().filter(r -> r.getId().equals(id)).blockFirst();
+        assertThat(route).as("route %s", id).isNotNull();
+        return route;
     }
 }

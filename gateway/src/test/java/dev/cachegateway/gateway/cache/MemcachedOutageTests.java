@@ -1,0 +1,157 @@
+package dev.cachegateway.gateway.cache;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+
+import com.github.dockerjava.api.model.ExposedPort;
+import com.github.dockerjava.api.model.PortBinding;
+import com.github.dockerjava.api.model.Ports;
+import dev.cachegateway.gateway.support.MemcachedTextClient;
+import dev.cachegateway.gateway.support.RecordingBackend;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.testcontainers.containers.GenericContainer;
+import org.testcontainers.junit.jupiter.Container;
+import org.testcontainers.junit.jupiter.Testcontainers;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.webtestclient.autoconfigure.AutoConfigureWebTestClient;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.test.web.reactive.server.WebTestClient;
+
+/**
+ * memcached slow or gone while the gateway runs: every request is still answered by the backend, well within the
+ * client's patience, and hits come back when memcached does.
+ */
+@Testcontainers
+@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
+@AutoConfigureWebTestClient
+class MemcachedOutageTests {
+
+    static final int HOST_PORT = freePort();
+
+    // A fixed host port, so that memcached comes back where the gateway left it after a stop and start.
+    @Container
+    static final GenericContainer<?> memcached = new GenericContainer<>("memcached:1.6")
+            .withExposedPorts(11211)
+            .withCreateContainerCmdModifier(cmd -> cmd.getHostConfig().withPortBindings(
+                    new PortBinding(Ports.Binding.bindPort(HOST_PORT), ExposedPort.tcp(11211))));
+
+    static final RecordingBackend backend = RecordingBackend.startQuietly();
+
+    @DynamicPropertySource
+    static void properties(DynamicPropertyRegistry registry) {
+        registry.add("memcached.servers", () -> memcached.getHost() + ":" + HOST_PORT);
+        registry.add("memcached.max-reconnect-delay", () -> "1s");
+        registry.add("comments-service.uri", backend::uri);
+    }
+
+    @Autowired
+    WebTestClient client;
+
+    @BeforeEach
+    void impatientClient() {
+        // Far above the 100 ms operation timeout, far below anything that waits on memcached itself.
+        client = client.mutate().responseTimeout(Duration.ofSeconds(2)).build();
+        backend.reset();
+    }
+
+    @AfterEach
+    void memcachedRunning() {
+        var docker = memcached.getDockerClient();
+        var state = docker.inspectContainerCmd(memcached.getContainerId()).exec().getState();
+        if (Boolean.TRUE.equals(state.getPaused())) {
+            docker.unpauseContainerCmd(memcached.getContainerId()).exec();
+        }
+        else if (!Boolean.TRUE.equals(state.getRunning())) {
+            docker.startContainerCmd(memcached.getContainerId()).exec();
+        }
+    }
+
+    @AfterAll
+    static void stopBackend() {
+        backend.close();
+    }
+
+    @Test
+    void answersFromTheBackendWhileMemcachedHangsAndHitsAgainAfter() throws Exception {
+        store("/api/v1/comments/1", "cached");
+        memcached.getDockerClient().pauseContainerCmd(memcached.getContainerId()).exec();
+
+        for (int i = 0; i < 5; i++) {
+            client.get().uri("/api/v1/comments/1").exchange()
+                    .expectStatus().isOk()
+                    .expectHeader().valueEquals("X-Cache", "ERROR")
+                    .expectBody(String.class).isEqualTo(RecordingBackend.bodyFor("/api/v1/comments/1"));
+        }
+        memcached.getDockerClient().unpauseContainerCmd(memcached.getContainerId()).exec();
+
+        client.get().uri("/api/v1/comments/1").exchange()
+                .expectHeader().valueEquals("X-Cache", "HIT")
+                .expectBody(String.class).isEqualTo("cached");
+        assertThat(backend.calls("/api/v1/comments/1")).isEqualTo(5);
+    }
+
+    @Test
+    void answersFromTheBackendWhileMemcachedIsStoppedAndHitsAgainAfterItStarts() throws Exception {
+        memcached.getDockerClient().stopContainerCmd(memcached.getContainerId()).withTimeout(1).exec();
+
+        for (int i = 0; i < 5; i++) {
+            client.get().uri("/api/v1/comments/2").exchange()
+                    .expectStatus().isOk()
+                    .expectHeader().valueEquals("X-Cache", "ERROR");
+        }
+        assertThat(backend.calls("/api/v1/comments/2")).isEqualTo(5);
+
+        memcached.getDockerClient().startContainerCmd(memcached.getContainerId()).exec();
+        store("/api/v1/comments/2", "back");
+        awaitHit("/api/v1/comments/2", "back");
+    }
+
+    private void awaitHit(String path, String body) throws InterruptedException {
+        for (int attempt = 0; attempt < 100; attempt++) {
+            String status = client.get().uri(path).exchange().returnResult(String.class)
+                    .getResponseHeaders().getFirst("X-Cache");
+            if ("HIT".equals(status)) {
+                client.get().uri(path).exchange().expectBody(String.class).isEqualTo(body);
+                return;
+            }
+            Thread.sleep(100);
+        }
+        throw new AssertionError("No HIT for " + path + " within 10 s of memcached's return");
+    }
+
+    // Retries while a restarted memcached is still coming up.
+    private static void store(String key, String value) throws InterruptedException {
+        for (int attempt = 0; ; attempt++) {
+            try (MemcachedTextClient raw = new MemcachedTextClient(memcached.getHost(), HOST_PORT)) {
+                raw.set(key, 0, 0, value.getBytes(StandardCharsets.UTF_8));
+                return;
+            }
+            catch (IOException ex) {
+                if (attempt == 100) {
+                    throw new AssertionError("memcached did not come back", ex);
+                }
+                Thread.sleep(100);
+            }
+        }
+    }
+
+    private static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+        catch (IOException ex) {
+            throw new IllegalStateException(ex);
+        }
+    }
+}

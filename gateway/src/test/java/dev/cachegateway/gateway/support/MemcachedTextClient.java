@@ -1,0 +1,130 @@
+package dev.cachegateway.gateway.support;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * memcached's text protocol over a plain socket, byte for byte as {@code printf 'set ...' | nc} would speak it:
+ * the other client that the gateway must interoperate with, and a witness that no test trusts spymemcached for.
+ */
+public final class MemcachedTextClient implements AutoCloseable {
+
+    private final Socket socket;
+
+    private final OutputStream out;
+
+    private final InputStream in;
+
+    public MemcachedTextClient(String host, int port) throws IOException {
+        this.socket = new Socket(host, port);
+        this.socket.setSoTimeout(5_000);
+        this.out = socket.getOutputStream();
+        this.in = socket.getInputStream();
+    }
+
+    /** An item as read back: the raw value and flags. */
+    public record Item(byte[] value, int flags) {
+    }
+
+    public void set(String key, int flags, int ttlSeconds, byte[] value) throws IOException {
+        send(("set " + key + " " + flags + " " + ttlSeconds + " " + value.length + "\r\n").getBytes(StandardCharsets.UTF_8),
+                value, "\r\n".getBytes(StandardCharsets.US_ASCII));
+        expectLine("STORED");
+    }
+
+    /** Sends a storage command exactly as written, as {@code printf '...' | nc} would. */
+    public void setLiterally(String command) throws IOException {
+        send(command.getBytes(StandardCharsets.UTF_8));
+        expectLine("STORED");
+    }
+
+    /** The item under {@code key}, or null. */
+    public Item get(String key) throws IOException {
+        send(("get " + key + "\r\n").getBytes(StandardCharsets.UTF_8));
+        String header = readLine();
+        if (header.equals("END")) {
+            return null;
+        }
+        String[] parts = header.split(" ");
+        if (!parts[0].equals("VALUE")) {
+            throw new IOException("Unexpected answer: " + header);
+        }
+        byte[] value = in.readNBytes(Integer.parseInt(parts[3]));
+        readLine();
+        expectLine("END");
+        return new Item(value, Integer.parseInt(parts[2]));
+    }
+
+    /** The seconds {@code key} has left to live (-1: never expires), or null if it is not there. */
+    public Long ttl(String key) throws IOException {
+        send(("mg " + key + " t\r\n").getBytes(StandardCharsets.UTF_8));
+        String answer = readLine();
+        if (answer.startsWith("EN")) {
+            return null;
+        }
+        for (String flag : answer.split(" ")) {
+            if (flag.startsWith("t")) {
+                return Long.parseLong(flag.substring(1));
+            }
+        }
+        throw new IOException("No TTL in: " + answer);
+    }
+
+    public Map<String, String> stats() throws IOException {
+        send("stats\r\n".getBytes(StandardCharsets.US_ASCII));
+        Map<String, String> stats = new HashMap<>();
+        for (String line = readLine(); !line.equals("END"); line = readLine()) {
+            String[] parts = line.split(" ", 3);
+            stats.put(parts[1], parts[2]);
+        }
+        return stats;
+    }
+
+    public long stat(String name) throws IOException {
+        return Long.parseLong(stats().get(name));
+    }
+
+    public void flushAll() throws IOException {
+        send("flush_all\r\n".getBytes(StandardCharsets.US_ASCII));
+        expectLine("OK");
+    }
+
+    private void send(byte[]... chunks) throws IOException {
+        for (byte[] chunk : chunks) {
+            out.write(chunk);
+        }
+        out.flush();
+    }
+
+    private void expectLine(String expected) throws IOException {
+        String line = readLine();
+        if (!line.equals(expected)) {
+            throw new IOException("Expected " + expected + " but memcached said: " + line);
+        }
+    }
+
+    private String readLine() throws IOException {
+        ByteArrayOutputStream line = new ByteArrayOutputStream();
+        int previous = -1;
+        for (int b = in.read(); b != -1; b = in.read()) {
+            if (previous == '\r' && b == '\n') {
+                byte[] bytes = line.toByteArray();
+                return new String(bytes, 0, bytes.length - 1, StandardCharsets.UTF_8);
+            }
+            line.write(b);
+            previous = b;
+        }
+        throw new IOException("memcached closed the connection");
+    }
+
+    @Override
+    public void close() throws IOException {
+        socket.close();
+    }
+}
