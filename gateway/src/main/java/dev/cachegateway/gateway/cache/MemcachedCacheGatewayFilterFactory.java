@@ -30,7 +30,7 @@ public class MemcachedCacheGatewayFilterFactory
     public GatewayFilter apply(Config config) {
         CacheKeyTemplate keys = CacheKeyTemplate.parse(orDefault(config.keyTemplate, defaults.getKeyTemplate()));
         CachedResponseWriter hits = new CachedResponseWriter(
-                orDefault(config.contentType, defaults.getContentType()),
+                MediaType.parseMediaType(orDefault(config.contentType, defaults.getContentType())),
                 orDefault(config.gzipFlag, defaults.getGzipFlag()));
         return new MemcachedCacheFilter(memcached, keys, defaults.getBypassHeaders(), hits);
     }
@@ -49,7 +49,7 @@ public class MemcachedCacheGatewayFilterFactory
 
         private String keyTemplate;
 
-        private MediaType contentType;
+        private String contentType;
 
         private Integer gzipFlag;
 
@@ -62,11 +62,11 @@ public class MemcachedCacheGatewayFilterFactory
             return this;
         }
 
-        public MediaType getContentType() {
+        public String getContentType() {
             return contentType;
         }
 
-        public Config setContentType(MediaType contentType) {
+        public Config setContentType(String contentType) {
             this.contentType = contentType;
             return this;
         }

@@ -5,7 +5,6 @@ import java.util.List;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.http.HttpHeaders;
-import org.springframework.http.MediaType;
 
 /**
  * Defaults of the {@code MemcachedCache} filter; each route may override the per-route ones in its filter
@@ -18,7 +17,7 @@ public class MemcachedCacheProperties {
     private String keyTemplate = "$uri";
 
     /** The Content-Type of a hit, per route: memcached stores no type, so this is nginx's {@code default_type}. */
-    private MediaType contentType = MediaType.APPLICATION_JSON;
+    private String contentType = "application/json";
 
     /** The flag bits that mark an item as gzip-compressed, per route (nginx's memcached_gzip_flag); 0 is off. */
     private int gzipFlag = 0;
@@ -34,11 +33,11 @@ public class MemcachedCacheProperties {
         this.keyTemplate = keyTemplate;
     }
 
-    public MediaType getContentType() {
+    public String getContentType() {
         return contentType;
     }
 
-    public void setContentType(MediaType contentType) {
+    public void setContentType(String contentType) {
         this.contentType = contentType;
     }
 
