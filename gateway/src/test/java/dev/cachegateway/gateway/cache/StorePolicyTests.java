@@ -1,0 +1,164 @@
+package dev.cachegateway.gateway.cache;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+
+import dev.cachegateway.gateway.cache.StoreDecision.Skip;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpMethod;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+
+class StorePolicyTests {
+
+    static final long NOW = Instant.parse("2026-11-29T12:00:00Z").toEpochMilli();
+
+    private final StorePolicy policy = new StorePolicy(List.of(200), Duration.ofSeconds(60), Duration.ofHours(1),
+            MediaType.APPLICATION_JSON, 2, 1024);
+
+    @ParameterizedTest(name = "Cache-Control: {0} -> stored for {1} s")
+    @CsvSource(delimiter = '|', textBlock = """
+            public, max-age=30                  | 30
+            max-age=30, s-maxage=90             | 90
+            s-maxage=90                         | 90
+            max-age=7200                        | 3600
+            public                              | 60
+            must-revalidate, max-age=5          | 5
+            """)
+    void takesTheLifetimeFromSMaxAgeThenMaxAgeThenTheDefaultCappedByTheMaximum(String cacheControl, int ttl) {
+        assertThat(decide(json().cacheControl(cacheControl))).isEqualTo(StoreDecision.store(ttl, 0));
+    }
+
+    @ParameterizedTest(name = "Cache-Control: {0} -> not stored")
+    @CsvSource(delimiter = '|', textBlock = """
+            no-store                            | CACHE_CONTROL
+            private                             | CACHE_CONTROL
+            no-cache                            | CACHE_CONTROL
+            'public, max-age=60, no-store'      | CACHE_CONTROL
+            'private="Set-Cookie", max-age=60'  | CACHE_CONTROL
+            max-age=0                           | EXPIRED
+            s-maxage=0, max-age=60              | EXPIRED
+            """)
+    void storesNothingThatCacheControlForbidsOrThatIsAlreadyStale(String cacheControl, Skip reason) {
+        assertThat(decide(json().cacheControl(cacheControl)).skipped()).isEqualTo(reason);
+    }
+
+    @Test
+    void takesTheLifetimeFromExpiresWhenThereIsNoMaxAge() {
+        Headers headers = json().date(NOW).expires(NOW + 45_000);
+
+        assertThat(decide(headers)).isEqualTo(StoreDecision.store(45, 0));
+    }
+
+    @Test
+    void treatsAnExpiresInThePastOrInvalidAsStale() {
+        assertThat(decide(json().date(NOW).expires(NOW - 1_000)).skipped()).isEqualTo(Skip.EXPIRED);
+        assertThat(decide(json().header(HttpHeaders.EXPIRES, "0")).skipped()).isEqualTo(Skip.EXPIRED);
+    }
+
+    @Test
+    void subtractsTheAgeAnUpstreamCacheReports() {
+        assertThat(decide(json().cacheControl("max-age=60").header("Age", "50"))).isEqualTo(StoreDecision.store(10, 0));
+        assertThat(decide(json().cacheControl("max-age=60").header("Age", "60")).skipped()).isEqualTo(Skip.EXPIRED);
+    }
+
+    @Test
+    void storesOnlyAnswersToGet() {
+        assertThat(policy.decide(HttpMethod.HEAD, HttpStatus.OK, json().headers, NOW).skipped())
+                .isEqualTo(Skip.METHOD);
+    }
+
+    @ParameterizedTest
+    @CsvSource({"201", "204", "302", "304", "404", "500", "503"})
+    void storesOnlyTheConfiguredStatuses(int status) {
+        assertThat(policy.decide(HttpMethod.GET, HttpStatus.valueOf(status), json().headers, NOW).skipped())
+                .isEqualTo(Skip.STATUS);
+    }
+
+    @Test
+    void neverStoresAnAnswerThatSetsACookieOrVariesOnEverything() {
+        assertThat(decide(json().header(HttpHeaders.SET_COOKIE, "session=1")).skipped()).isEqualTo(Skip.SET_COOKIE);
+        assertThat(decide(json().header(HttpHeaders.VARY, "*")).skipped()).isEqualTo(Skip.VARY);
+        assertThat(decide(json().header(HttpHeaders.VARY, "Accept-Encoding")).stores()).isTrue();
+    }
+
+    @Test
+    void storesOnlyTheRoutesContentType() {
+        assertThat(decide(typed("application/json;charset=UTF-8")).stores()).isTrue();
+        assertThat(decide(typed("text/html")).skipped()).isEqualTo(Skip.CONTENT_TYPE);
+        assertThat(decide(typed("not a type")).skipped()).isEqualTo(Skip.CONTENT_TYPE);
+        assertThat(decide(new Headers()).skipped()).isEqualTo(Skip.CONTENT_TYPE);
+    }
+
+    @Test
+    void storesGzipWithTheGzipFlagAndNoOtherCoding() {
+        assertThat(decide(json().header(HttpHeaders.CONTENT_ENCODING, "gzip"))).isEqualTo(StoreDecision.store(60, 2));
+        assertThat(decide(json().header(HttpHeaders.CONTENT_ENCODING, "identity"))).isEqualTo(StoreDecision.store(60, 0));
+        assertThat(decide(json().header(HttpHeaders.CONTENT_ENCODING, "br")).skipped())
+                .isEqualTo(Skip.CONTENT_ENCODING);
+
+        StorePolicy noGzipFlag = new StorePolicy(List.of(200), Duration.ofSeconds(60), Duration.ofHours(1),
+                MediaType.APPLICATION_JSON, 0, 1024);
+        assertThat(noGzipFlag.decide(HttpMethod.GET, HttpStatus.OK,
+                json().header(HttpHeaders.CONTENT_ENCODING, "gzip").headers, NOW).skipped())
+                .isEqualTo(Skip.CONTENT_ENCODING);
+    }
+
+    @Test
+    void skipsABodyThatDeclaresMoreThanTheMaximumItemSize() {
+        assertThat(decide(json().header(HttpHeaders.CONTENT_LENGTH, "1024")).stores()).isTrue();
+        assertThat(decide(json().header(HttpHeaders.CONTENT_LENGTH, "1025")).skipped()).isEqualTo(Skip.TOO_LARGE);
+    }
+
+    @Test
+    void capsEveryLifetimeAtMemcachedsThirtyDays() {
+        StorePolicy generous = new StorePolicy(List.of(200), Duration.ofDays(365), Duration.ofDays(365),
+                MediaType.APPLICATION_JSON, 0, 1024);
+
+        assertThat(generous.decide(HttpMethod.GET, HttpStatus.OK, json().headers, NOW).ttlSeconds())
+                .isEqualTo(30 * 24 * 3600);
+    }
+
+    private StoreDecision decide(Headers headers) {
+        return policy.decide(HttpMethod.GET, HttpStatus.OK, headers.headers, NOW);
+    }
+
+    private static Headers json() {
+        return typed("application/json");
+    }
+
+    private static Headers typed(String contentType) {
+        return new Headers().header(HttpHeaders.CONTENT_TYPE, contentType);
+    }
+
+    private static final class Headers {
+
+        final HttpHeaders headers = new HttpHeaders();
+
+        Headers header(String name, String value) {
+            headers.add(name, value);
+            return this;
+        }
+
+        Headers cacheControl(String value) {
+            return header(HttpHeaders.CACHE_CONTROL, value);
+        }
+
+        Headers date(long millis) {
+            headers.setDate(millis);
+            return this;
+        }
+
+        Headers expires(long millis) {
+            headers.setExpires(millis);
+            return this;
+        }
+    }
+}
