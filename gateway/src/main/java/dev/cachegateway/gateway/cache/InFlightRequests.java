@@ -1,0 +1,69 @@
+package dev.cachegateway.gateway.cache;
+
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.Sinks;
+
+/**
+ * Misses for one key that arrive while another is on its way to the backend, as nginx's
+ * {@code proxy_cache_lock}: the first request for a key leads and asks the backend; the others follow and wait for
+ * its answer instead of asking too.
+ */
+final class InFlightRequests {
+
+    private final ConcurrentMap<String, Sinks.One<CapturedResponse>> leaders = new ConcurrentHashMap<>();
+
+    /** Joins the requests for {@code key}: as their leader if none is in flight, else as a follower. */
+    Ticket enter(String key) {
+        Sinks.One<CapturedResponse> mine = Sinks.one();
+        Sinks.One<CapturedResponse> current = leaders.putIfAbsent(key, mine);
+        return current == null ? new Ticket(key, mine, true) : new Ticket(key, current, false);
+    }
+
+    /** How many keys have a leader in flight now. */
+    int size() {
+        return leaders.size();
+    }
+
+    /** One request's place among the requests for its key. */
+    final class Ticket {
+
+        private final String key;
+
+        private final Sinks.One<CapturedResponse> answer;
+
+        private final boolean leads;
+
+        private Ticket(String key, Sinks.One<CapturedResponse> answer, boolean leads) {
+            this.key = key;
+            this.answer = answer;
+            this.leads = leads;
+        }
+
+        boolean leads() {
+            return leads;
+        }
+
+        /** For a follower: the leader's answer, or empty if the leader had none to share. */
+        Mono<CapturedResponse> answer() {
+            return answer.asMono();
+        }
+
+        /** For the leader: hands its answer to every follower and ends the lead. */
+        void share(CapturedResponse response) {
+            leaders.remove(key, answer);
+            answer.tryEmitValue(response);
+        }
+
+        /**
+         * For the leader: ends the lead with nothing to share, so that followers ask the backend themselves. Safe to
+         * call more than once and after {@link #share}; it must be called however the lead ends.
+         */
+        void release() {
+            leaders.remove(key, answer);
+            answer.tryEmitEmpty();
+        }
+    }
+}
