@@ -8,10 +8,16 @@ public enum CacheStatus {
     /** Answered from memcached; the backend was not asked. */
     HIT,
 
-    /** Not in memcached; answered by the backend. */
+    /** Not in memcached; answered by the backend, and stored because HTTP allows it. */
     MISS,
 
-    /** Not looked up (a method other than GET or HEAD, a bypass header, a key memcached cannot take). */
+    /** Not in memcached; answered by another request's backend call for the same key, made at the same time. */
+    COALESCED,
+
+    /**
+     * Not looked up (a method other than GET or HEAD, a bypass header, a key memcached cannot take), or looked up
+     * and missed but the backend's answer may not be stored.
+     */
     BYPASS,
 
     /** memcached failed or was too slow; answered by the backend. */

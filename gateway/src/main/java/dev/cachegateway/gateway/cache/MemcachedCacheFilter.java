@@ -37,23 +37,26 @@ final class MemcachedCacheFilter implements GatewayFilter, Ordered {
 
     private final CachedResponseWriter hits;
 
+    private final BackendFallback fallback;
+
     MemcachedCacheFilter(ReactiveMemcached memcached, CacheKeyTemplate keys, List<String> bypassHeaders,
-            CachedResponseWriter hits) {
+            CachedResponseWriter hits, BackendFallback fallback) {
         this.memcached = memcached;
         this.keys = keys;
         this.bypassHeaders = List.copyOf(bypassHeaders);
         this.hits = hits;
+        this.fallback = fallback;
     }
 
     @Override
     public Mono<Void> filter(ServerWebExchange exchange, GatewayFilterChain chain) {
         ServerHttpRequest request = exchange.getRequest();
         if (!isLookedUp(request)) {
-            return forward(exchange, chain, CacheStatus.BYPASS);
+            return BackendFallback.pass(exchange, chain, CacheStatus.BYPASS);
         }
         String key = keys.render(request.getURI().getRawPath(), request.getURI().getRawQuery());
         if (key == null) {
-            return forward(exchange, chain, CacheStatus.BYPASS);
+            return BackendFallback.pass(exchange, chain, CacheStatus.BYPASS);
         }
         // Hit or miss is decided before anything is written: a write is an empty Mono, so chaining the
         // fallback on emptiness would send every hit to the backend as well.
@@ -64,9 +67,12 @@ final class MemcachedCacheFilter implements GatewayFilter, Ordered {
                     failures.warn("memcached lookup failed, answering from the backend", failure);
                     return Mono.just(Lookup.ERROR);
                 })
-                .flatMap(lookup -> lookup.item() != null
-                        ? hits.write(exchange, lookup.item())
-                        : forward(exchange, chain, lookup.status()));
+                .flatMap(lookup -> switch (lookup.status()) {
+                    case HIT -> hits.write(exchange, lookup.item());
+                    case MISS -> fallback.miss(exchange, chain, key);
+                    // memcached is failing: storing would only add to its load.
+                    default -> BackendFallback.pass(exchange, chain, lookup.status());
+                });
     }
 
     private boolean isLookedUp(ServerHttpRequest request) {
@@ -81,15 +87,6 @@ final class MemcachedCacheFilter implements GatewayFilter, Ordered {
             }
         }
         return true;
-    }
-
-    private static Mono<Void> forward(ServerWebExchange exchange, GatewayFilterChain chain, CacheStatus status) {
-        // Set when the answer is committed, so that it wins over any X-Cache the backend sends.
-        exchange.getResponse().beforeCommit(() -> {
-            exchange.getResponse().getHeaders().set(CacheStatus.HEADER, status.name());
-            return Mono.empty();
-        });
-        return chain.filter(exchange);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.cachegateway.gateway.cache;
 
+import java.time.Duration;
 import java.util.List;
 
 import dev.cachegateway.gateway.memcached.ReactiveMemcached;
@@ -9,8 +10,8 @@ import org.springframework.cloud.gateway.filter.factory.AbstractGatewayFilterFac
 import org.springframework.http.MediaType;
 
 /**
- * The {@code MemcachedCache} route filter: {@code - MemcachedCache} or {@code - MemcachedCache=$uri?$args}, or the
- * {@code name}/{@code args} form for the other settings. What a route leaves out comes from
+ * The {@code MemcachedCache} route filter: {@code - MemcachedCache} or {@code - MemcachedCache=$uri$is_args$args},
+ * or the {@code name}/{@code args} form for the other settings. What a route leaves out comes from
  * {@link MemcachedCacheProperties}.
  */
 public class MemcachedCacheGatewayFilterFactory
@@ -20,19 +21,31 @@ public class MemcachedCacheGatewayFilterFactory
 
     private final MemcachedCacheProperties defaults;
 
-    public MemcachedCacheGatewayFilterFactory(ReactiveMemcached memcached, MemcachedCacheProperties defaults) {
+    private final ResponseStore store;
+
+    private final InFlightRequests inFlight;
+
+    MemcachedCacheGatewayFilterFactory(ReactiveMemcached memcached, MemcachedCacheProperties defaults,
+            ResponseStore store, InFlightRequests inFlight) {
         super(Config.class);
         this.memcached = memcached;
         this.defaults = defaults;
+        this.store = store;
+        this.inFlight = inFlight;
     }
 
     @Override
     public GatewayFilter apply(Config config) {
         CacheKeyTemplate keys = CacheKeyTemplate.parse(orDefault(config.keyTemplate, defaults.getKeyTemplate()));
-        CachedResponseWriter hits = new CachedResponseWriter(
-                MediaType.parseMediaType(orDefault(config.contentType, defaults.getContentType())),
-                orDefault(config.gzipFlag, defaults.getGzipFlag()));
-        return new MemcachedCacheFilter(memcached, keys, defaults.getBypassHeaders(), hits);
+        MediaType contentType = MediaType.parseMediaType(orDefault(config.contentType, defaults.getContentType()));
+        int gzipFlag = orDefault(config.gzipFlag, defaults.getGzipFlag());
+        StorePolicy policy = new StorePolicy(defaults.getStoreStatuses(),
+                orDefault(config.defaultTtl, defaults.getDefaultTtl()), orDefault(config.maxTtl, defaults.getMaxTtl()),
+                contentType, gzipFlag, defaults.getMaxItemSize().toBytes());
+        BackendFallback fallback = new BackendFallback(orDefault(config.store, defaults.isStore()), policy, store,
+                inFlight, defaults.getLockTimeout());
+        return new MemcachedCacheFilter(memcached, keys, defaults.getBypassHeaders(),
+                new CachedResponseWriter(contentType, gzipFlag), fallback);
     }
 
     @Override
@@ -52,6 +65,12 @@ public class MemcachedCacheGatewayFilterFactory
         private String contentType;
 
         private Integer gzipFlag;
+
+        private Boolean store;
+
+        private Duration defaultTtl;
+
+        private Duration maxTtl;
 
         public String getKeyTemplate() {
             return keyTemplate;
@@ -77,6 +96,33 @@ public class MemcachedCacheGatewayFilterFactory
 
         public Config setGzipFlag(Integer gzipFlag) {
             this.gzipFlag = gzipFlag;
+            return this;
+        }
+
+        public Boolean getStore() {
+            return store;
+        }
+
+        public Config setStore(Boolean store) {
+            this.store = store;
+            return this;
+        }
+
+        public Duration getDefaultTtl() {
+            return defaultTtl;
+        }
+
+        public Config setDefaultTtl(Duration defaultTtl) {
+            this.defaultTtl = defaultTtl;
+            return this;
+        }
+
+        public Duration getMaxTtl() {
+            return maxTtl;
+        }
+
+        public Config setMaxTtl(Duration maxTtl) {
+            this.maxTtl = maxTtl;
             return this;
         }
     }

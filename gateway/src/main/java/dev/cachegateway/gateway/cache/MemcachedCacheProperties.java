@@ -1,10 +1,12 @@
 package dev.cachegateway.gateway.cache;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.http.HttpHeaders;
+import org.springframework.util.unit.DataSize;
 
 /**
  * Defaults of the {@code MemcachedCache} filter; each route may override the per-route ones in its filter
@@ -24,6 +26,24 @@ public class MemcachedCacheProperties {
 
     /** Request headers that make a request pass the cache untouched: it is neither looked up nor stored. */
     private List<String> bypassHeaders = new ArrayList<>(List.of(HttpHeaders.AUTHORIZATION));
+
+    /** Whether a route stores cacheable backend answers on a miss, per route; off, it only looks up, like nginx. */
+    private boolean store = true;
+
+    /** How long an answer lives when it has no s-maxage, max-age or Expires, per route. */
+    private Duration defaultTtl = Duration.ofSeconds(60);
+
+    /** The longest an answer may live whatever it says, per route; memcached itself takes at most 30 days. */
+    private Duration maxTtl = Duration.ofDays(1);
+
+    /** The backend statuses whose answers are stored. */
+    private List<Integer> storeStatuses = new ArrayList<>(List.of(200));
+
+    /** The largest body that is stored; a larger one streams to the client and is not kept. */
+    private DataSize maxItemSize = DataSize.ofMegabytes(1);
+
+    /** How long a miss waits for a concurrent miss's backend call before it asks the backend itself. */
+    private Duration lockTimeout = Duration.ofSeconds(5);
 
     public String getKeyTemplate() {
         return keyTemplate;
@@ -55,5 +75,53 @@ public class MemcachedCacheProperties {
 
     public void setBypassHeaders(List<String> bypassHeaders) {
         this.bypassHeaders = bypassHeaders;
+    }
+
+    public boolean isStore() {
+        return store;
+    }
+
+    public void setStore(boolean store) {
+        this.store = store;
+    }
+
+    public Duration getDefaultTtl() {
+        return defaultTtl;
+    }
+
+    public void setDefaultTtl(Duration defaultTtl) {
+        this.defaultTtl = defaultTtl;
+    }
+
+    public Duration getMaxTtl() {
+        return maxTtl;
+    }
+
+    public void setMaxTtl(Duration maxTtl) {
+        this.maxTtl = maxTtl;
+    }
+
+    public List<Integer> getStoreStatuses() {
+        return storeStatuses;
+    }
+
+    public void setStoreStatuses(List<Integer> storeStatuses) {
+        this.storeStatuses = storeStatuses;
+    }
+
+    public DataSize getMaxItemSize() {
+        return maxItemSize;
+    }
+
+    public void setMaxItemSize(DataSize maxItemSize) {
+        this.maxItemSize = maxItemSize;
+    }
+
+    public Duration getLockTimeout() {
+        return lockTimeout;
+    }
+
+    public void setLockTimeout(Duration lockTimeout) {
+        this.lockTimeout = lockTimeout;
     }
 }

@@ -2,103 +2,21 @@ package dev.cachegateway.gateway.cache;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.util.Collections;
-import java.util.zip.GZIPOutputStream;
 
-import dev.cachegateway.gateway.support.MemcachedTextClient;
+import dev.cachegateway.gateway.support.CacheIntegrationTest;
 import dev.cachegateway.gateway.support.RecordingBackend;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.testcontainers.containers.GenericContainer;
-import org.testcontainers.junit.jupiter.Container;
-import org.testcontainers.junit.jupiter.Testcontainers;
-
-import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.context.TestConfiguration;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.boot.webtestclient.autoconfigure.AutoConfigureWebTestClient;
-import org.springframework.cloud.gateway.route.RouteLocator;
-import org.springframework.cloud.gateway.route.builder.RouteLocatorBuilder;
-import org.springframework.context.annotation.Bean;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
-import org.springframework.test.web.reactive.server.WebTestClient;
 
 /**
  * The lookup half of the filter, nginx's memcached_pass, against a real memcached and a real HTTP backend.
  */
-@Testcontainers
-@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
-@AutoConfigureWebTestClient
-class MemcachedCacheLookupTests {
+class MemcachedCacheLookupTests extends CacheIntegrationTest {
 
     static final String COMMENT =
             "{\"id\":2,\"user_id\":\"paul\",\"body\":\"this is a test comment to see how this thing works.\"}";
-
-    @Container
-    static final GenericContainer<?> memcached = new GenericContainer<>("memcached:1.6").withExposedPorts(11211);
-
-    static final RecordingBackend backend = RecordingBackend.startQuietly();
-
-    @DynamicPropertySource
-    static void properties(DynamicPropertyRegistry registry) {
-        registry.add("memcached.servers", () -> memcached.getHost() + ":" + memcached.getMappedPort(11211));
-        registry.add("comments-service.uri", backend::uri);
-    }
-
-    @TestConfiguration(proxyBeanMethods = false)
-    static class ExtraRoutes {
-
-        @Bean
-        RouteLocator extraRoutes(RouteLocatorBuilder routes, MemcachedCacheGatewayFilterFactory cache) {
-            return routes.routes()
-                    .route("gzip", r -> r.path("/gzip/**")
-                            .filters(f -> f.filter(cache.apply(new MemcachedCacheGatewayFilterFactory.Config()
-                                    .setGzipFlag(2))))
-                            .uri(backend.uri()))
-                    .route("with-args", r -> r.path("/args/**")
-                            .filters(f -> f.filter(cache.apply(new MemcachedCacheGatewayFilterFactory.Config()
-                                    .setKeyTemplate("$uri$is_args$args"))))
-                            .uri(backend.uri()))
-                    .build();
-        }
-    }
-
-    @Autowired
-    WebTestClient client;
-
-    @LocalServerPort
-    int port;
-
-    MemcachedTextClient raw;
-
-    @BeforeEach
-    void emptyCache() throws Exception {
-        raw = new MemcachedTextClient(memcached.getHost(), memcached.getMappedPort(11211));
-        raw.flushAll();
-        backend.reset();
-    }
-
-    @AfterEach
-    void closeRaw() throws Exception {
-        raw.close();
-    }
-
-    @AfterAll
-    static void stopBackend() {
-        backend.close();
-    }
 
     @Test
     void servesAHitByteForByteWithoutCallingTheBackend() throws Exception {
@@ -250,27 +168,9 @@ class MemcachedCacheLookupTests {
 
     @Test
     void replacesAnXCacheHeaderFromTheBackend() {
-        backend.reply("/api/v1/comments/5", RecordingBackend.Reply.json("{}", "no-store").withHeader("X-Cache", "HIT"));
+        backend.reply("/api/v1/comments/5", RecordingBackend.Reply.json("{}", "max-age=60").withHeader("X-Cache", "HIT"));
 
         client.get().uri("/api/v1/comments/5").exchange()
                 .expectHeader().valueEquals("X-Cache", "MISS");
-    }
-
-    private HttpResponse<byte[]> plainGet(String path) throws Exception {
-        return HttpClient.newHttpClient().send(
-                HttpRequest.newBuilder(URI.create("http://localhost:" + port + path)).build(),
-                HttpResponse.BodyHandlers.ofByteArray());
-    }
-
-    static byte[] gzip(String text) throws IOException {
-        ByteArrayOutputStream compressed = new ByteArrayOutputStream();
-        try (GZIPOutputStream out = new GZIPOutputStream(compressed)) {
-            out.write(bytes(text));
-        }
-        return compressed.toByteArray();
-    }
-
-    static byte[] bytes(String text) {
-        return text.getBytes(StandardCharsets.UTF_8);
     }
 }

@@ -13,6 +13,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntFunction;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
@@ -30,7 +31,7 @@ public final class RecordingBackend implements AutoCloseable {
 
     private final Map<String, AtomicInteger> calls = new ConcurrentHashMap<>();
 
-    private final Map<String, Reply> replies = new ConcurrentHashMap<>();
+    private final Map<String, IntFunction<Reply>> replies = new ConcurrentHashMap<>();
 
     /** What the backend answers on one path. */
     public record Reply(int status, Map<String, List<String>> headers, byte[] body, Duration delay) {
@@ -66,10 +67,12 @@ public final class RecordingBackend implements AutoCloseable {
         server.start();
     }
 
-    /** For static fields, where a checked exception cannot be thrown. */
+    /** For static fields, where a checked exception cannot be thrown; it stops when the JVM does. */
     public static RecordingBackend startQuietly() {
         try {
-            return new RecordingBackend();
+            RecordingBackend backend = new RecordingBackend();
+            Runtime.getRuntime().addShutdownHook(new Thread(backend::close));
+            return backend;
         }
         catch (IOException ex) {
             throw new UncheckedIOException(ex);
@@ -81,7 +84,12 @@ public final class RecordingBackend implements AutoCloseable {
     }
 
     public void reply(String path, Reply reply) {
-        replies.put(path, reply);
+        replies.put(path, call -> reply);
+    }
+
+    /** Answers each call to {@code path} by its number: 1 for the first. */
+    public void replyByCall(String path, IntFunction<Reply> byCall) {
+        replies.put(path, byCall);
     }
 
     /** How many requests reached {@code path}. */
@@ -105,8 +113,9 @@ public final class RecordingBackend implements AutoCloseable {
 
     private void handle(HttpExchange exchange) throws IOException {
         String path = exchange.getRequestURI().getRawPath();
-        calls.computeIfAbsent(path, any -> new AtomicInteger()).incrementAndGet();
-        Reply reply = replies.getOrDefault(path, Reply.json(bodyFor(path), "public, max-age=60"));
+        int call = calls.computeIfAbsent(path, any -> new AtomicInteger()).incrementAndGet();
+        IntFunction<Reply> byCall = replies.get(path);
+        Reply reply = byCall != null ? byCall.apply(call) : Reply.json(bodyFor(path), "public, max-age=60");
         try {
             Thread.sleep(reply.delay().toMillis());
         }

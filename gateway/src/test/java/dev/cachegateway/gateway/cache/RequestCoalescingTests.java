@@ -1,0 +1,111 @@
+package dev.cachegateway.gateway.cache;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.List;
+
+import dev.cachegateway.gateway.support.CacheIntegrationTest;
+import dev.cachegateway.gateway.support.RecordingBackend.Reply;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Flux;
+import reactor.netty.http.client.HttpClient;
+import reactor.netty.resources.ConnectionProvider;
+
+import org.springframework.http.ResponseEntity;
+import org.springframework.http.client.reactive.ReactorClientHttpConnector;
+import org.springframework.test.context.TestPropertySource;
+import org.springframework.web.reactive.function.client.WebClient;
+
+/**
+ * Concurrent misses for one key on one gateway: one backend call, and no waiter left hanging whatever that call
+ * does.
+ */
+@TestPropertySource(properties = "memcached.cache.lock-timeout=2s")
+class RequestCoalescingTests extends CacheIntegrationTest {
+
+    static final int CONCURRENT = 50;
+
+    private ConnectionProvider connections;
+
+    private WebClient web;
+
+    @BeforeEach
+    void clientWithAConnectionPerRequest() {
+        connections = ConnectionProvider.builder("coalescing").maxConnections(CONCURRENT).build();
+        web = WebClient.builder().baseUrl("http://localhost:" + port)
+                .clientConnector(new ReactorClientHttpConnector(HttpClient.create(connections))).build();
+    }
+
+    @AfterEach
+    void closeConnections() {
+        connections.dispose();
+    }
+
+    @Test
+    void sendsOneBackendCallForFiftyConcurrentMissesAndGivesAllTheSameAnswer() {
+        String path = "/api/v1/comments/1";
+        backend.reply(path, Reply.json("{\"id\":1}", "public, max-age=60").after(Duration.ofMillis(700)));
+
+        List<ResponseEntity<byte[]>> answers = getConcurrently(path);
+
+        assertThat(backend.calls(path)).isEqualTo(1);
+        assertThat(answers).hasSize(CONCURRENT).allSatisfy(answer -> {
+            assertThat(answer.getStatusCode().value()).isEqualTo(200);
+            assertThat(answer.getBody()).isEqualTo(bytes("{\"id\":1}"));
+            assertThat(answer.getHeaders().getFirst("Cache-Control")).isEqualTo("public, max-age=60");
+        });
+        assertThat(answers).extracting(answer -> answer.getHeaders().getFirst("X-Cache"))
+                .containsOnly("MISS", "COALESCED").containsOnlyOnce("MISS");
+    }
+
+    @Test
+    void answersEveryWaiterWhenTheLeadersBackendCallFails() {
+        String path = "/api/v1/comments/2";
+        backend.replyByCall(path, call -> call == 1
+                ? Reply.json("{\"error\":true}", "no-store").withStatus(500).after(Duration.ofMillis(700))
+                : Reply.json("{\"id\":2}", "public, max-age=60"));
+
+        List<ResponseEntity<byte[]>> answers = getConcurrently(path);
+
+        assertThat(answers).hasSize(CONCURRENT)
+                .extracting(answer -> answer.getStatusCode().value()).containsOnly(200, 500).containsOnlyOnce(500);
+        assertThat(backend.calls(path)).isEqualTo(CONCURRENT);
+    }
+
+    @Test
+    void sharesNothingTheBackendMarksPrivate() {
+        String path = "/api/v1/comments/3";
+        backend.reply(path, Reply.json("{\"mine\":true}", "private").after(Duration.ofMillis(700)));
+
+        List<ResponseEntity<byte[]>> answers = getConcurrently(path);
+
+        assertThat(answers).extracting(answer -> answer.getHeaders().getFirst("X-Cache")).containsOnly("BYPASS");
+        assertThat(backend.calls(path)).isEqualTo(CONCURRENT);
+    }
+
+    @Test
+    void sendsWaitersToTheBackendThemselvesOnceTheLockTimeoutPasses() {
+        String path = "/api/v1/comments/4";
+        backend.replyByCall(path, call -> Reply.json("{\"call\":" + call + "}", "public, max-age=60")
+                .after(call == 1 ? Duration.ofSeconds(5) : Duration.ZERO));
+
+        List<ResponseEntity<byte[]>> answers = getConcurrently(path);
+
+        assertThat(answers).hasSize(CONCURRENT).allSatisfy(answer ->
+                assertThat(answer.getStatusCode().value()).isEqualTo(200));
+        assertThat(answers).extracting(answer -> answer.getHeaders().getFirst("X-Cache")).containsOnly("MISS");
+        assertThat(backend.calls(path)).isEqualTo(CONCURRENT);
+    }
+
+    // The bound is the backend's delay plus the lock timeout, with room for a loaded machine.
+    private List<ResponseEntity<byte[]>> getConcurrently(String path) {
+        return Flux.range(0, CONCURRENT)
+                .flatMap(i -> web.get().uri(path).exchangeToMono(response -> response.toEntity(byte[].class)),
+                        CONCURRENT)
+                .collectList()
+                .block(Duration.ofSeconds(20));
+    }
+}
