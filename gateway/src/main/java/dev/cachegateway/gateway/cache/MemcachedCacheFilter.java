@@ -3,6 +3,7 @@ package dev.cachegateway.gateway.cache;
 import java.time.Duration;
 import java.util.List;
 
+import dev.cachegateway.gateway.logging.BurstLog;
 import dev.cachegateway.gateway.memcached.CachedItem;
 import dev.cachegateway.gateway.memcached.ReactiveMemcached;
 import org.slf4j.LoggerFactory;

@@ -33,8 +33,9 @@ import org.springframework.test.web.reactive.server.WebTestClient;
 
 /**
  * The gateway on a random port, in front of a real memcached (a container per test class) and a real HTTP backend
- * that counts its calls. Besides the application's routes there are {@code /gzip/**}, with gzip flag 2, and
- * {@code /args/**}, keyed by {@code $uri$is_args$args}.
+ * that counts its calls. Besides the application's routes there are {@code /gzip/**}, with gzip flag 2,
+ * {@code /args/**}, keyed by {@code $uri$is_args$args}, and {@code /unreachable/**}, whose backend refuses
+ * connections.
  */
 @Testcontainers
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
@@ -70,6 +71,10 @@ public abstract class CacheIntegrationTest {
                             .filters(f -> f.filter(cache.apply(new MemcachedCacheGatewayFilterFactory.Config()
                                     .setKeyTemplate("$uri$is_args$args"))))
                             .uri(backend.uri()))
+                    // Port 1: nothing listens there, so every connection is refused.
+                    .route("unreachable", r -> r.path("/unreachable/**")
+                            .filters(f -> f.filter(cache.apply(new MemcachedCacheGatewayFilterFactory.Config())))
+                            .uri("http://127.0.0.1:1"))
                     .build();
         }
     }

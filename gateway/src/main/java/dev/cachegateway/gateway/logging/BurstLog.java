@@ -1,4 +1,4 @@
-package dev.cachegateway.gateway.cache;
+package dev.cachegateway.gateway.logging;
 
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
@@ -10,7 +10,7 @@ import org.slf4j.Logger;
  * Logs a failure that may repeat on every request (memcached down, say) once per quiet period, with a count of
  * what it left out, instead of once per request.
  */
-final class BurstLog {
+public final class BurstLog {
 
     private final Logger logger;
 
@@ -22,7 +22,7 @@ final class BurstLog {
 
     private final AtomicLong suppressed = new AtomicLong();
 
-    BurstLog(Logger logger, Duration quietPeriod) {
+    public BurstLog(Logger logger, Duration quietPeriod) {
         this(logger, quietPeriod, System::nanoTime);
     }
 
@@ -33,7 +33,7 @@ final class BurstLog {
         this.nextReportAt = new AtomicLong(nanoClock.getAsLong());
     }
 
-    void warn(String what, Throwable failure) {
+    public void warn(String what, Throwable failure) {
         long now = nanoClock.getAsLong();
         long due = nextReportAt.get();
         if (now - due < 0 || !nextReportAt.compareAndSet(due, now + quietNanos)) {

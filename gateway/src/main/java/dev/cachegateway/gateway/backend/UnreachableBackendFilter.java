@@ -1,0 +1,48 @@
+package dev.cachegateway.gateway.backend;
+
+import java.net.ConnectException;
+import java.net.UnknownHostException;
+import java.nio.channels.UnresolvedAddressException;
+import java.time.Duration;
+
+import dev.cachegateway.gateway.logging.BurstLog;
+import org.slf4j.LoggerFactory;
+import reactor.core.publisher.Mono;
+import reactor.netty.http.client.PrematureCloseException;
+
+import org.springframework.cloud.gateway.filter.GatewayFilterChain;
+import org.springframework.cloud.gateway.filter.GlobalFilter;
+import org.springframework.core.Ordered;
+import org.springframework.http.HttpStatus;
+import org.springframework.stereotype.Component;
+import org.springframework.web.server.ResponseStatusException;
+import org.springframework.web.server.ServerWebExchange;
+
+/**
+ * A backend that cannot be reached, or that hangs up mid-answer, is a 502 Bad Gateway, as nginx answers it. Left
+ * alone it would be a 500 with a stack trace in the log for every request while the backend is down.
+ */
+@Component
+class UnreachableBackendFilter implements GlobalFilter, Ordered {
+
+    private static final BurstLog failures =
+            new BurstLog(LoggerFactory.getLogger(UnreachableBackendFilter.class), Duration.ofSeconds(10));
+
+    @Override
+    public Mono<Void> filter(ServerWebExchange exchange, GatewayFilterChain chain) {
+        return chain.filter(exchange).onErrorMap(UnreachableBackendFilter::isUnreachable, failure -> {
+            failures.warn("Backend unreachable, answering 502", failure);
+            return new ResponseStatusException(HttpStatus.BAD_GATEWAY, "The backend could not be reached", failure);
+        });
+    }
+
+    private static boolean isUnreachable(Throwable failure) {
+        return failure instanceof ConnectException || failure instanceof UnknownHostException
+                || failure instanceof UnresolvedAddressException || failure instanceof PrematureCloseException;
+    }
+
+    @Override
+    public int getOrder() {
+        return Ordered.HIGHEST_PRECEDENCE;
+    }
+}
