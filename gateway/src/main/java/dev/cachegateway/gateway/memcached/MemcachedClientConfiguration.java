@@ -4,6 +4,12 @@ import java.io.IOException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
+import io.github.resilience4j.micrometer.tagged.TaggedCircuitBreakerMetrics;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.MeterBinder;
 import net.spy.memcached.AddrUtil;
 import net.spy.memcached.ConnectionFactory;
 import net.spy.memcached.ConnectionFactoryBuilder;
@@ -12,16 +18,22 @@ import net.spy.memcached.DefaultHashAlgorithm;
 import net.spy.memcached.FailureMode;
 import net.spy.memcached.MemcachedClient;
 import net.spy.memcached.ops.ArrayOperationQueueFactory;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
 
 /**
  * The one spymemcached client of the gateway, set up for a cache in front of a service: an unreachable memcached
- * must cost a request nothing, so operations fail fast instead of waiting.
+ * must cost a request nothing, so operations fail fast instead of waiting, and a circuit breaker stops asking a
+ * memcached that keeps failing.
  */
 @Configuration(proxyBeanMethods = false)
 class MemcachedClientConfiguration {
+
+    private static final Logger logger = LoggerFactory.getLogger(MemcachedClientConfiguration.class);
 
     static {
         // spymemcached logs to stderr unless told otherwise.
@@ -29,14 +41,37 @@ class MemcachedClientConfiguration {
     }
 
     @Bean
-    ReactiveMemcached reactiveMemcached(MemcachedProperties properties) throws IOException {
+    CircuitBreakerRegistry memcachedCircuitBreakers(MemcachedProperties properties) {
+        MemcachedProperties.CircuitBreaker settings = properties.getCircuitBreaker();
+        return CircuitBreakerRegistry.of(CircuitBreakerConfig.custom()
+                .failureRateThreshold(settings.getFailureRateThreshold())
+                .slidingWindowSize(settings.getSlidingWindowSize())
+                .minimumNumberOfCalls(settings.getMinimumNumberOfCalls())
+                .waitDurationInOpenState(settings.getWaitInOpenState())
+                .permittedNumberOfCallsInHalfOpenState(settings.getPermittedCallsInHalfOpenState())
+                // Half-open on time, not on the next request, so the state metric tells the truth.
+                .automaticTransitionFromOpenToHalfOpenEnabled(true)
+                .build());
+    }
+
+    @Bean
+    MeterBinder memcachedCircuitBreakerMetrics(CircuitBreakerRegistry memcachedCircuitBreakers) {
+        return TaggedCircuitBreakerMetrics.ofCircuitBreakerRegistry(memcachedCircuitBreakers);
+    }
+
+    @Bean
+    ReactiveMemcached reactiveMemcached(MemcachedProperties properties, CircuitBreakerRegistry memcachedCircuitBreakers,
+            MeterRegistry meters) throws IOException {
+        CircuitBreaker breaker = memcachedCircuitBreakers.circuitBreaker("memcached");
+        breaker.getEventPublisher().onStateTransition(event -> logger.warn("memcached circuit breaker {} -> {}: {}",
+                event.getStateTransition().getFromState(), event.getStateTransition().getToState(),
+                describe(event.getStateTransition())));
         // Completions are handed to a few threads of our own, so that spymemcached's one I/O thread only does I/O.
         ExecutorService listeners = Executors.newFixedThreadPool(
                 Runtime.getRuntime().availableProcessors(), daemonThreads("memcached-listener-"));
         MemcachedClient client = new MemcachedClient(connectionFactory(properties, listeners),
                 AddrUtil.getAddresses(properties.getServers()));
-        return new ReactiveMemcached(client, listeners, properties.getOperationTimeout(),
-                properties.getShutdownTimeout());
+        return new ReactiveMemcached(client, listeners, properties, breaker, new OperationTimers(meters));
     }
 
     static ConnectionFactory connectionFactory(MemcachedProperties properties, ExecutorService listeners) {
@@ -57,6 +92,15 @@ class MemcachedClientConfiguration {
             builder.setLocatorType(Locator.CONSISTENT).setHashAlg(DefaultHashAlgorithm.KETAMA_HASH);
         }
         return builder.build();
+    }
+
+    private static String describe(CircuitBreaker.StateTransition transition) {
+        return switch (transition.getToState()) {
+            case OPEN -> "memcached keeps failing; requests go straight to the backend";
+            case HALF_OPEN -> "trying memcached again";
+            case CLOSED -> "memcached answers again; lookups resume";
+            default -> "";
+        };
     }
 
     private static CustomizableThreadFactory daemonThreads(String prefix) {

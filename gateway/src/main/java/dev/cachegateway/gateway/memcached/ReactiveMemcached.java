@@ -8,6 +8,8 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import io.github.resilience4j.reactor.circuitbreaker.operator.CircuitBreakerOperator;
 import net.spy.memcached.MemcachedClient;
 import net.spy.memcached.internal.GetFuture;
 import net.spy.memcached.internal.OperationFuture;
@@ -17,9 +19,12 @@ import reactor.core.publisher.MonoSink;
 /**
  * memcached as {@link Mono}s. Every call returns at once: spymemcached's futures are bridged through their
  * completion listeners, never through a blocking {@code get()}, and a Reactor timeout cancels an operation that
- * takes too long. spymemcached's own futures never time out unless somebody blocks on them.
+ * takes too long, since spymemcached's own futures never time out unless somebody blocks on them. A circuit
+ * breaker fails operations at once while memcached is failing.
  */
 public class ReactiveMemcached implements AutoCloseable {
+
+    private static final String PROBE_KEY = "memcached-gateway:health";
 
     private final MemcachedClient client;
 
@@ -31,34 +36,42 @@ public class ReactiveMemcached implements AutoCloseable {
 
     private final Duration shutdownTimeout;
 
-    ReactiveMemcached(MemcachedClient client, ExecutorService listeners, Duration timeout, Duration shutdownTimeout) {
+    private final CircuitBreaker breaker;
+
+    private final OperationTimers timers;
+
+    ReactiveMemcached(MemcachedClient client, ExecutorService listeners, MemcachedProperties properties,
+            CircuitBreaker breaker, OperationTimers timers) {
         this.client = client;
         this.listeners = listeners;
         this.transcoder = new RawItemTranscoder(client.getTranscoder().getMaxSize());
-        this.timeout = timeout;
-        this.shutdownTimeout = shutdownTimeout;
+        this.timeout = properties.getOperationTimeout();
+        this.shutdownTimeout = properties.getShutdownTimeout();
+        this.breaker = breaker;
+        this.timers = timers;
     }
 
     /**
-     * The item under {@code key}, or an empty Mono on a miss. Fails on a timeout, on a lost connection, on a full
-     * operation queue and on a key memcached cannot take.
+     * The item under {@code key}, or an empty Mono on a miss. Fails on a timeout, a lost connection, a full
+     * operation queue, an open circuit breaker, and a key memcached cannot take.
      */
     public Mono<CachedItem> get(String key) {
-        return Mono.<CachedItem>create(sink -> {
-            GetFuture<CachedItem> future = client.asyncGet(key, transcoder);
-            sink.onCancel(() -> future.cancel(false));
-            future.addListener(done -> complete(sink, done));
-        }).timeout(timeout);
+        return guarded(timers.get(), lookup(key));
     }
 
     /** Stores {@code item} under {@code key} for {@code ttlSeconds} (0: no expiry); true if memcached took it. */
     public Mono<Boolean> set(String key, int ttlSeconds, CachedItem item) {
-        return operation(() -> client.set(key, ttlSeconds, item, transcoder));
+        return guarded(timers.set(), operation(() -> client.set(key, ttlSeconds, item, transcoder)));
     }
 
     /** Deletes {@code key}; true if it was there. */
     public Mono<Boolean> delete(String key) {
-        return operation(() -> client.delete(key));
+        return guarded(timers.delete(), operation(() -> client.delete(key)));
+    }
+
+    /** A lookup that goes to memcached whatever the circuit breaker says: the health check's question. */
+    public Mono<Void> probe() {
+        return lookup(PROBE_KEY).then();
     }
 
     /** How many of the configured servers have a live connection now; asks nothing of them. */
@@ -71,12 +84,36 @@ public class ReactiveMemcached implements AutoCloseable {
         return client.getNodeLocator().getAll().size();
     }
 
+    public CircuitBreaker.State circuitBreakerState() {
+        return breaker.getState();
+    }
+
+    private Mono<CachedItem> lookup(String key) {
+        return Mono.<CachedItem>create(sink -> {
+            GetFuture<CachedItem> future = client.asyncGet(key, transcoder);
+            sink.onCancel(() -> future.cancel(false));
+            future.addListener(done -> complete(sink, done));
+        }).timeout(timeout);
+    }
+
     private Mono<Boolean> operation(Supplier<OperationFuture<Boolean>> start) {
         return Mono.<Boolean>create(sink -> {
             OperationFuture<Boolean> future = start.get();
             sink.onCancel(() -> future.cancel());
             future.addListener(done -> complete(sink, done));
         }).timeout(timeout);
+    }
+
+    // Timed inside the breaker: what the breaker turns away never reaches memcached and is not a lookup.
+    private <T> Mono<T> guarded(OperationTimers.Pair timer, Mono<T> operation) {
+        return Mono.defer(() -> {
+            long start = System.nanoTime();
+            return operation.doOnEach(signal -> {
+                if (signal.isOnComplete() || signal.isOnError()) {
+                    timer.record(signal.isOnComplete(), System.nanoTime() - start);
+                }
+            });
+        }).transformDeferred(CircuitBreakerOperator.of(breaker));
     }
 
     // The listener runs once the future is done, so get() returns at once; it only unwraps the outcome.

@@ -4,10 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.TimeoutException;
 
 import dev.cachegateway.gateway.support.MemcachedTextClient;
+import io.github.resilience4j.circuitbreaker.CallNotPermittedException;
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -24,13 +27,18 @@ class ReactiveMemcachedTests {
 
     private ReactiveMemcached client;
 
+    private CircuitBreakerRegistry breakers;
+
+    private SimpleMeterRegistry meters;
+
     private MemcachedTextClient raw;
 
     @BeforeEach
     void connect() throws Exception {
-        MemcachedProperties properties = new MemcachedProperties();
-        properties.setServers(List.of(memcached.getHost() + ":" + memcached.getMappedPort(11211)));
-        client = new MemcachedClientConfiguration().reactiveMemcached(properties);
+        breakers = TestMemcached.breakers();
+        meters = new SimpleMeterRegistry();
+        client = TestMemcached.connect(memcached.getHost(), memcached.getMappedPort(11211), Duration.ofMillis(100),
+                breakers, meters);
         raw = new MemcachedTextClient(memcached.getHost(), memcached.getMappedPort(11211));
         raw.flushAll();
     }
@@ -96,5 +104,42 @@ class ReactiveMemcachedTests {
         finally {
             memcached.getDockerClient().unpauseContainerCmd(memcached.getContainerId()).exec();
         }
+    }
+
+    @Test
+    void opensTheCircuitAfterRepeatedFailuresAndThenFailsWithoutAskingMemcached() {
+        memcached.getDockerClient().pauseContainerCmd(memcached.getContainerId()).exec();
+        try {
+            for (int i = 0; i < 10; i++) {
+                StepVerifier.create(client.get("/down")).expectError(TimeoutException.class).verify(Duration.ofSeconds(5));
+            }
+            assertThat(client.circuitBreakerState()).isEqualTo(CircuitBreaker.State.OPEN);
+            long attempts = meters.get("memcached.operations").tag("operation", "get").timers().stream()
+                    .mapToLong(timer -> timer.count()).sum();
+
+            StepVerifier.create(client.get("/down")).expectError(CallNotPermittedException.class).verify();
+
+            assertThat(meters.get("memcached.operations").tag("operation", "get").timers().stream()
+                    .mapToLong(timer -> timer.count()).sum()).isEqualTo(attempts);
+        }
+        finally {
+            memcached.getDockerClient().unpauseContainerCmd(memcached.getContainerId()).exec();
+        }
+    }
+
+    @Test
+    void timesTheOperationsThatReachMemcached() {
+        StepVerifier.create(client.get("/timed")).verifyComplete();
+
+        assertThat(meters.get("memcached.operations").tag("operation", "get").tag("outcome", "success").timer()
+                .count()).isEqualTo(1);
+    }
+
+    @Test
+    void probesMemcachedEvenWhileTheCircuitIsOpen() {
+        breakers.circuitBreaker("memcached").transitionToOpenState();
+
+        StepVerifier.create(client.probe()).verifyComplete();
+        StepVerifier.create(client.get("/x")).expectError(CallNotPermittedException.class).verify();
     }
 }
