@@ -28,13 +28,16 @@ final class BackendFallback {
 
     private final Duration lockTimeout;
 
+    private final CacheMetrics metrics;
+
     BackendFallback(boolean storing, StorePolicy policy, ResponseStore store, InFlightRequests inFlight,
-            Duration lockTimeout) {
+            Duration lockTimeout, CacheMetrics metrics) {
         this.storing = storing;
         this.policy = policy;
         this.store = store;
         this.inFlight = inFlight;
         this.lockTimeout = lockTimeout;
+        this.metrics = metrics;
     }
 
     /** The backend's answer, neither stored nor shared, marked with {@code status}. */
@@ -61,9 +64,13 @@ final class BackendFallback {
                 .timeout(lockTimeout, Mono.empty())
                 .map(Optional::of)
                 .defaultIfEmpty(Optional.empty())
-                .flatMap(shared -> shared.isPresent()
-                        ? writeShared(exchange.getResponse(), shared.get())
-                        : fetch(exchange, chain, key, null));
+                .flatMap(shared -> {
+                    if (shared.isEmpty()) {
+                        return fetch(exchange, chain, key, null);
+                    }
+                    metrics.coalesced();
+                    return writeShared(exchange.getResponse(), shared.get());
+                });
     }
 
     private Mono<Void> fetch(ServerWebExchange exchange, GatewayFilterChain chain, String key, Ticket ticket) {
@@ -74,6 +81,7 @@ final class BackendFallback {
                         ticket.share(captured);
                     }
                 }, skipped -> {
+                    metrics.skipped(skipped);
                     if (ticket != null) {
                         ticket.release();
                     }

@@ -3,9 +3,11 @@ package dev.cachegateway.gateway.cache;
 import java.time.Duration;
 import java.util.List;
 
+import dev.cachegateway.gateway.cache.CacheMetrics.Bypass;
 import dev.cachegateway.gateway.logging.BurstLog;
 import dev.cachegateway.gateway.memcached.CachedItem;
 import dev.cachegateway.gateway.memcached.ReactiveMemcached;
+import io.github.resilience4j.circuitbreaker.CallNotPermittedException;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
 
@@ -40,23 +42,25 @@ final class MemcachedCacheFilter implements GatewayFilter, Ordered {
 
     private final BackendFallback fallback;
 
+    private final CacheMetrics metrics;
+
     MemcachedCacheFilter(ReactiveMemcached memcached, CacheKeyTemplate keys, List<String> bypassHeaders,
-            CachedResponseWriter hits, BackendFallback fallback) {
+            CachedResponseWriter hits, BackendFallback fallback, CacheMetrics metrics) {
         this.memcached = memcached;
         this.keys = keys;
         this.bypassHeaders = List.copyOf(bypassHeaders);
         this.hits = hits;
         this.fallback = fallback;
+        this.metrics = metrics;
     }
 
     @Override
     public Mono<Void> filter(ServerWebExchange exchange, GatewayFilterChain chain) {
         ServerHttpRequest request = exchange.getRequest();
-        if (!isLookedUp(request)) {
-            return BackendFallback.pass(exchange, chain, CacheStatus.BYPASS);
-        }
-        String key = keys.render(request.getURI().getRawPath(), request.getURI().getRawQuery());
-        if (key == null) {
+        Bypass bypass = bypassReason(request);
+        String key = bypass == null ? keys.render(request.getURI().getRawPath(), request.getURI().getRawQuery()) : null;
+        if (bypass != null || key == null) {
+            metrics.bypass(bypass != null ? bypass : Bypass.KEY);
             return BackendFallback.pass(exchange, chain, CacheStatus.BYPASS);
         }
         // Hit or miss is decided before anything is written: a write is an empty Mono, so chaining the
@@ -65,29 +69,35 @@ final class MemcachedCacheFilter implements GatewayFilter, Ordered {
                 .map(Lookup::hit)
                 .defaultIfEmpty(Lookup.MISS)
                 .onErrorResume(failure -> {
-                    failures.warn("memcached lookup failed, answering from the backend", failure);
+                    // An open breaker is logged once, when it opens.
+                    if (!(failure instanceof CallNotPermittedException)) {
+                        failures.warn("memcached lookup failed, answering from the backend", failure);
+                    }
                     return Mono.just(Lookup.ERROR);
                 })
-                .flatMap(lookup -> switch (lookup.status()) {
-                    case HIT -> hits.write(exchange, lookup.item());
-                    case MISS -> fallback.miss(exchange, chain, key);
-                    // memcached is failing: storing would only add to its load.
-                    default -> BackendFallback.pass(exchange, chain, lookup.status());
+                .flatMap(lookup -> {
+                    metrics.lookup(lookup.status());
+                    return switch (lookup.status()) {
+                        case HIT -> hits.write(exchange, lookup.item());
+                        case MISS -> fallback.miss(exchange, chain, key);
+                        // memcached is failing: storing would only add to its load.
+                        default -> BackendFallback.pass(exchange, chain, lookup.status());
+                    };
                 });
     }
 
-    private boolean isLookedUp(ServerHttpRequest request) {
+    private Bypass bypassReason(ServerHttpRequest request) {
         HttpMethod method = request.getMethod();
         if (!HttpMethod.GET.equals(method) && !HttpMethod.HEAD.equals(method)) {
-            return false;
+            return Bypass.METHOD;
         }
         HttpHeaders headers = request.getHeaders();
         for (String header : bypassHeaders) {
             if (headers.containsHeader(header)) {
-                return false;
+                return Bypass.HEADER;
             }
         }
-        return true;
+        return null;
     }
 
     @Override

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 
 import dev.cachegateway.gateway.memcached.ReactiveMemcached;
+import io.micrometer.core.instrument.MeterRegistry;
 
 import org.springframework.cloud.gateway.filter.GatewayFilter;
 import org.springframework.cloud.gateway.filter.factory.AbstractGatewayFilterFactory;
@@ -12,7 +13,8 @@ import org.springframework.http.MediaType;
 /**
  * The {@code MemcachedCache} route filter: {@code - MemcachedCache} or {@code - MemcachedCache=$uri$is_args$args},
  * or the {@code name}/{@code args} form for the other settings. What a route leaves out comes from
- * {@link MemcachedCacheProperties}.
+ * {@link MemcachedCacheProperties}. The store, the in-flight misses and the metrics are shared by every route,
+ * since all of them share one memcached key space.
  */
 public class MemcachedCacheGatewayFilterFactory
         extends AbstractGatewayFilterFactory<MemcachedCacheGatewayFilterFactory.Config> {
@@ -25,13 +27,16 @@ public class MemcachedCacheGatewayFilterFactory
 
     private final InFlightRequests inFlight;
 
+    private final CacheMetrics metrics;
+
     MemcachedCacheGatewayFilterFactory(ReactiveMemcached memcached, MemcachedCacheProperties defaults,
-            ResponseStore store, InFlightRequests inFlight) {
+            MeterRegistry meters) {
         super(Config.class);
         this.memcached = memcached;
         this.defaults = defaults;
-        this.store = store;
-        this.inFlight = inFlight;
+        this.metrics = new CacheMetrics(meters);
+        this.store = new ResponseStore(memcached, defaults.getMaxConcurrentStores(), metrics);
+        this.inFlight = new InFlightRequests();
     }
 
     @Override
@@ -43,9 +48,9 @@ public class MemcachedCacheGatewayFilterFactory
                 orDefault(config.defaultTtl, defaults.getDefaultTtl()), orDefault(config.maxTtl, defaults.getMaxTtl()),
                 contentType, gzipFlag, defaults.getMaxItemSize().toBytes());
         BackendFallback fallback = new BackendFallback(orDefault(config.store, defaults.isStore()), policy, store,
-                inFlight, defaults.getLockTimeout());
+                inFlight, defaults.getLockTimeout(), metrics);
         return new MemcachedCacheFilter(memcached, keys, defaults.getBypassHeaders(),
-                new CachedResponseWriter(contentType, gzipFlag), fallback);
+                new CachedResponseWriter(contentType, gzipFlag), fallback, metrics);
     }
 
     @Override

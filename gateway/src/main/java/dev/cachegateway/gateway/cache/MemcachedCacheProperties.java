@@ -45,6 +45,9 @@ public class MemcachedCacheProperties {
     /** How long a miss waits for a concurrent miss's backend call before it asks the backend itself. */
     private Duration lockTimeout = Duration.ofSeconds(5);
 
+    /** How many stores may wait for memcached at once; more are dropped and counted, not queued. */
+    private int maxConcurrentStores = 256;
+
     public String getKeyTemplate() {
         return keyTemplate;
     }
@@ -123,5 +126,13 @@ public class MemcachedCacheProperties {
 
     public void setLockTimeout(Duration lockTimeout) {
         this.lockTimeout = lockTimeout;
+    }
+
+    public int getMaxConcurrentStores() {
+        return maxConcurrentStores;
+    }
+
+    public void setMaxConcurrentStores(int maxConcurrentStores) {
+        this.maxConcurrentStores = maxConcurrentStores;
     }
 }

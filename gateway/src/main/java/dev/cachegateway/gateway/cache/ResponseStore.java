@@ -2,14 +2,21 @@ package dev.cachegateway.gateway.cache;
 
 import java.time.Duration;
 
+import dev.cachegateway.gateway.cache.CacheMetrics.Drop;
 import dev.cachegateway.gateway.logging.BurstLog;
 import dev.cachegateway.gateway.memcached.CachedItem;
 import dev.cachegateway.gateway.memcached.ReactiveMemcached;
+import io.github.resilience4j.bulkhead.Bulkhead;
+import io.github.resilience4j.bulkhead.BulkheadConfig;
+import io.github.resilience4j.bulkhead.BulkheadFullException;
+import io.github.resilience4j.circuitbreaker.CallNotPermittedException;
+import io.github.resilience4j.reactor.bulkhead.operator.BulkheadOperator;
 import org.slf4j.LoggerFactory;
 
 /**
  * Writes captured answers to memcached in the background. Nobody waits for a store: a failed one costs a later
- * miss, never a request.
+ * miss, never a request. When memcached is slow, stores beyond a bound are dropped and counted rather than left to
+ * pile up in memory.
  */
 final class ResponseStore {
 
@@ -18,13 +25,45 @@ final class ResponseStore {
 
     private final ReactiveMemcached memcached;
 
-    ResponseStore(ReactiveMemcached memcached) {
+    private final Bulkhead pending;
+
+    private final CacheMetrics metrics;
+
+    ResponseStore(ReactiveMemcached memcached, int maxConcurrentStores, CacheMetrics metrics) {
         this.memcached = memcached;
+        this.pending = Bulkhead.of("memcached-stores", BulkheadConfig.custom()
+                .maxConcurrentCalls(maxConcurrentStores)
+                .maxWaitDuration(Duration.ZERO)
+                .build());
+        this.metrics = metrics;
     }
 
     void store(String key, CapturedResponse response) {
         StoreDecision decision = response.decision();
         memcached.set(key, decision.ttlSeconds(), new CachedItem(response.body(), decision.flags()))
-                .subscribe(stored -> { }, failure -> failures.warn("memcached store failed, item not cached", failure));
+                .transformDeferred(BulkheadOperator.of(pending))
+                .subscribe(this::stored, this::failed);
+    }
+
+    private void stored(boolean accepted) {
+        if (accepted) {
+            metrics.stored();
+        }
+        else {
+            metrics.dropped(Drop.FAILED);
+        }
+    }
+
+    private void failed(Throwable failure) {
+        if (failure instanceof BulkheadFullException) {
+            metrics.dropped(Drop.BUSY);
+        }
+        else if (failure instanceof CallNotPermittedException) {
+            metrics.dropped(Drop.CIRCUIT_OPEN);
+        }
+        else {
+            metrics.dropped(Drop.FAILED);
+            failures.warn("memcached store failed, item not cached", failure);
+        }
     }
 }

@@ -12,6 +12,10 @@ import com.github.dockerjava.api.model.PortBinding;
 import com.github.dockerjava.api.model.Ports;
 import dev.cachegateway.gateway.support.MemcachedTextClient;
 import dev.cachegateway.gateway.support.RecordingBackend;
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -26,6 +30,7 @@ import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.webtestclient.autoconfigure.AutoConfigureWebTestClient;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.test.web.reactive.server.EntityExchangeResult;
 import org.springframework.test.web.reactive.server.WebTestClient;
 
 /**
@@ -52,11 +57,18 @@ class MemcachedOutageTests {
     static void properties(DynamicPropertyRegistry registry) {
         registry.add("memcached.servers", () -> memcached.getHost() + ":" + HOST_PORT);
         registry.add("memcached.max-reconnect-delay", () -> "1s");
+        registry.add("memcached.operation-timeout", () -> "500ms");
         registry.add("comments-service.uri", backend::uri);
     }
 
     @Autowired
     WebTestClient client;
+
+    @Autowired
+    CircuitBreakerRegistry breakers;
+
+    @Autowired
+    MeterRegistry meters;
 
     @BeforeEach
     void impatientClient() {
@@ -67,6 +79,7 @@ class MemcachedOutageTests {
 
     @AfterEach
     void memcachedRunning() {
+        breakers.circuitBreaker("memcached").reset();
         var docker = memcached.getDockerClient();
         var state = docker.inspectContainerCmd(memcached.getContainerId()).exec().getState();
         if (Boolean.TRUE.equals(state.getPaused())) {
@@ -95,10 +108,40 @@ class MemcachedOutageTests {
         }
         memcached.getDockerClient().unpauseContainerCmd(memcached.getContainerId()).exec();
 
-        client.get().uri("/api/v1/comments/1").exchange()
-                .expectHeader().valueEquals("X-Cache", "HIT")
-                .expectBody(String.class).isEqualTo("cached");
-        assertThat(backend.calls("/api/v1/comments/1")).isEqualTo(5);
+        awaitHit("/api/v1/comments/1", "cached");
+        assertThat(backend.calls("/api/v1/comments/1")).isGreaterThanOrEqualTo(5);
+    }
+
+    @Test
+    void stopsAskingAHungMemcachedOnceTheBreakerOpensAndRecoversByItself() throws Exception {
+        store("/api/v1/comments/3", "cached");
+        CircuitBreaker breaker = breakers.circuitBreaker("memcached");
+        memcached.getDockerClient().pauseContainerCmd(memcached.getContainerId()).exec();
+
+        for (int i = 0; i < 30 && breaker.getState() != CircuitBreaker.State.OPEN; i++) {
+            client.get().uri("/api/v1/comments/3").exchange()
+                    .expectStatus().isOk()
+                    .expectHeader().valueEquals("X-Cache", "ERROR");
+        }
+        assertThat(breaker.getState()).isEqualTo(CircuitBreaker.State.OPEN);
+        long lookupsSoFar = lookupsThatReachedMemcached();
+
+        for (int i = 0; i < 20; i++) {
+            client.get().uri("/api/v1/comments/3").exchange()
+                    .expectStatus().isOk()
+                    .expectHeader().valueEquals("X-Cache", "ERROR")
+                    .expectBody(String.class).isEqualTo(RecordingBackend.bodyFor("/api/v1/comments/3"));
+        }
+        assertThat(lookupsThatReachedMemcached()).isEqualTo(lookupsSoFar);
+
+        memcached.getDockerClient().unpauseContainerCmd(memcached.getContainerId()).exec();
+        awaitHit("/api/v1/comments/3", "cached");
+        assertThat(breaker.getState()).isIn(CircuitBreaker.State.HALF_OPEN, CircuitBreaker.State.CLOSED);
+    }
+
+    private long lookupsThatReachedMemcached() {
+        return meters.get("memcached.operations").tag("operation", "get").timers().stream()
+                .mapToLong(Timer::count).sum();
     }
 
     @Test
@@ -118,16 +161,19 @@ class MemcachedOutageTests {
     }
 
     private void awaitHit(String path, String body) throws InterruptedException {
+        String last = "nothing";
         for (int attempt = 0; attempt < 100; attempt++) {
-            String status = client.get().uri(path).exchange().returnResult(String.class)
-                    .getResponseHeaders().getFirst("X-Cache");
+            EntityExchangeResult<String> result = client.get().uri(path).exchange()
+                    .expectBody(String.class).returnResult();
+            String status = result.getResponseHeaders().getFirst("X-Cache");
             if ("HIT".equals(status)) {
-                client.get().uri(path).exchange().expectBody(String.class).isEqualTo(body);
+                assertThat(result.getResponseBody()).isEqualTo(body);
                 return;
             }
+            last = status + " " + result.getResponseBody();
             Thread.sleep(100);
         }
-        throw new AssertionError("No HIT for " + path + " within 10 s of memcached's return");
+        throw new AssertionError("No HIT for " + path + " within 10 s of memcached's return; last: " + last);
     }
 
     // Retries while a restarted memcached is still coming up.

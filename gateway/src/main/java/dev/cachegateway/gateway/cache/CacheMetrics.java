@@ -1,0 +1,105 @@
+package dev.cachegateway.gateway.cache;
+
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+import dev.cachegateway.gateway.cache.StoreDecision.Skip;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+
+/**
+ * What the cache does, for Micrometer: {@code memcached.cache.lookups} by result (hit, miss, error, bypass),
+ * {@code memcached.cache.bypasses} by reason, {@code memcached.cache.stores} by result and reason, and
+ * {@code memcached.cache.coalesced}, the misses answered by another miss's backend call. Every counter is made
+ * once, so counting costs a request no registry lookup.
+ */
+final class CacheMetrics {
+
+    /** Why a request was not looked up. */
+    enum Bypass {
+        /** A method other than GET or HEAD. */
+        METHOD,
+        /** A bypass header such as Authorization. */
+        HEADER,
+        /** No usable key: the path does not decode, or the key is over 250 bytes. */
+        KEY
+    }
+
+    /** Why a storable answer did not reach memcached. */
+    enum Drop {
+        /** Too many stores already waiting for memcached. */
+        BUSY,
+        /** The circuit breaker is open. */
+        CIRCUIT_OPEN,
+        /** memcached failed, timed out or refused the item. */
+        FAILED
+    }
+
+    private final Map<CacheStatus, Counter> lookups = new EnumMap<>(CacheStatus.class);
+
+    private final Map<Bypass, Counter> bypasses = new EnumMap<>(Bypass.class);
+
+    private final Map<Skip, Counter> skippedStores = new EnumMap<>(Skip.class);
+
+    private final Map<Drop, Counter> droppedStores = new EnumMap<>(Drop.class);
+
+    private final Counter stored;
+
+    private final Counter coalesced;
+
+    CacheMetrics(MeterRegistry registry) {
+        for (CacheStatus status : List.of(CacheStatus.HIT, CacheStatus.MISS, CacheStatus.ERROR, CacheStatus.BYPASS)) {
+            lookups.put(status, Counter.builder("memcached.cache.lookups").description("Requests by lookup result")
+                    .tag("result", tag(status)).register(registry));
+        }
+        for (Bypass reason : Bypass.values()) {
+            bypasses.put(reason, Counter.builder("memcached.cache.bypasses")
+                    .description("Requests that were not looked up").tag("reason", tag(reason)).register(registry));
+        }
+        for (Skip reason : Skip.values()) {
+            skippedStores.put(reason, store(registry, "skipped", tag(reason)));
+        }
+        for (Drop reason : Drop.values()) {
+            droppedStores.put(reason, store(registry, reason == Drop.FAILED ? "failed" : "dropped", tag(reason)));
+        }
+        this.stored = store(registry, "stored", "none");
+        this.coalesced = Counter.builder("memcached.cache.coalesced")
+                .description("Misses answered with a concurrent miss's backend answer").register(registry);
+    }
+
+    void lookup(CacheStatus status) {
+        lookups.get(status).increment();
+    }
+
+    void bypass(Bypass reason) {
+        bypasses.get(reason).increment();
+        lookups.get(CacheStatus.BYPASS).increment();
+    }
+
+    void stored() {
+        stored.increment();
+    }
+
+    void skipped(Skip reason) {
+        skippedStores.get(reason).increment();
+    }
+
+    void dropped(Drop reason) {
+        droppedStores.get(reason).increment();
+    }
+
+    void coalesced() {
+        coalesced.increment();
+    }
+
+    private static Counter store(MeterRegistry registry, String result, String reason) {
+        return Counter.builder("memcached.cache.stores").description("Backend answers after a miss, by what became of them")
+                .tag("result", result).tag("reason", reason).register(registry);
+    }
+
+    private static String tag(Enum<?> value) {
+        return value.name().toLowerCase(Locale.ROOT).replace('_', '-');
+    }
+}

@@ -1,0 +1,61 @@
+package dev.cachegateway.gateway.cache;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+
+import dev.cachegateway.gateway.memcached.ReactiveMemcached;
+import reactor.core.publisher.Mono;
+
+import org.springframework.boot.actuate.endpoint.annotation.DeleteOperation;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.actuate.endpoint.annotation.Selector;
+import org.springframework.boot.actuate.endpoint.annotation.Selector.Match;
+import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
+import org.springframework.stereotype.Component;
+
+/**
+ * Invalidation for operators, on the management port only: {@code DELETE /actuator/memcached/api/v1/comments/1}
+ * deletes the item of that path (its {@code $uri} key, derived as for a request), and
+ * {@code DELETE /actuator/memcached?key=...} deletes any key as it is written.
+ */
+@Component
+@Endpoint(id = "memcached")
+class MemcachedCacheEndpoint {
+
+    private static final CacheKeyTemplate PATH_KEY = CacheKeyTemplate.parse("$uri");
+
+    private final ReactiveMemcached memcached;
+
+    MemcachedCacheEndpoint(ReactiveMemcached memcached) {
+        this.memcached = memcached;
+    }
+
+    @DeleteOperation
+    Mono<WebEndpointResponse<Map<String, Object>>> deletePath(@Selector(match = Match.ALL_REMAINING) String[] path) {
+        return delete(PATH_KEY.render("/" + String.join("/", path), null));
+    }
+
+    @DeleteOperation
+    Mono<WebEndpointResponse<Map<String, Object>>> deleteKey(String key) {
+        return delete(isValidKey(key) ? key : null);
+    }
+
+    private Mono<WebEndpointResponse<Map<String, Object>>> delete(String key) {
+        if (key == null) {
+            return Mono.just(new WebEndpointResponse<>(Map.of("error", "not a valid memcached key"),
+                    WebEndpointResponse.STATUS_BAD_REQUEST));
+        }
+        return memcached.delete(key)
+                .map(deleted -> new WebEndpointResponse<Map<String, Object>>(Map.of("key", key, "deleted", deleted)))
+                .onErrorResume(failure -> Mono.just(new WebEndpointResponse<>(
+                        Map.of("key", key, "error", "memcached unavailable: " + failure.getClass().getSimpleName()),
+                        WebEndpointResponse.STATUS_SERVICE_UNAVAILABLE)));
+    }
+
+    // What memcached's text protocol takes: up to 250 bytes, no space or control character.
+    private static boolean isValidKey(String key) {
+        return key != null && !key.isEmpty() && key.length() <= CacheKeyTemplate.MAX_KEY_BYTES
+                && key.chars().noneMatch(c -> c <= ' ' || c == 0x7f)
+                && key.getBytes(StandardCharsets.UTF_8).length <= CacheKeyTemplate.MAX_KEY_BYTES;
+    }
+}

@@ -1,0 +1,112 @@
+package dev.cachegateway.gateway.cache;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+
+import dev.cachegateway.gateway.memcached.ReactiveMemcached;
+import dev.cachegateway.gateway.memcached.TestMemcached;
+import dev.cachegateway.gateway.support.MemcachedTextClient;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.testcontainers.containers.GenericContainer;
+import org.testcontainers.junit.jupiter.Container;
+import org.testcontainers.junit.jupiter.Testcontainers;
+
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+
+@Testcontainers
+class ResponseStoreTests {
+
+    @Container
+    static final GenericContainer<?> memcached = new GenericContainer<>("memcached:1.6").withExposedPorts(11211);
+
+    private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
+
+    private final CircuitBreakerRegistry breakers = TestMemcached.breakers();
+
+    private ReactiveMemcached client;
+
+    private MemcachedTextClient raw;
+
+    @BeforeEach
+    void connect() throws Exception {
+        client = TestMemcached.connect(memcached.getHost(), memcached.getMappedPort(11211), Duration.ofMillis(500),
+                breakers, meters);
+        raw = new MemcachedTextClient(memcached.getHost(), memcached.getMappedPort(11211));
+        raw.flushAll();
+    }
+
+    @AfterEach
+    void disconnect() throws Exception {
+        var docker = memcached.getDockerClient();
+        if (Boolean.TRUE.equals(docker.inspectContainerCmd(memcached.getContainerId()).exec().getState().getPaused())) {
+            docker.unpauseContainerCmd(memcached.getContainerId()).exec();
+        }
+        client.close();
+        raw.close();
+    }
+
+    @Test
+    void storesTheBodyWithTheDecidedLifetimeAndFlags() throws Exception {
+        ResponseStore store = new ResponseStore(client, 8, new CacheMetrics(meters));
+
+        store.store("/doc", answer("{\"a\":1}", StoreDecision.store(42, 2)));
+
+        MemcachedTextClient.Item item = awaitItem("/doc");
+        assertThat(new String(item.value(), StandardCharsets.UTF_8)).isEqualTo("{\"a\":1}");
+        assertThat(item.flags()).isEqualTo(2);
+        assertThat(raw.ttl("/doc")).isBetween(40L, 42L);
+        assertThat(stores("stored", "none")).isEqualTo(1);
+    }
+
+    @Test
+    void dropsAndCountsStoresBeyondTheBoundWhileMemcachedIsSlow() throws Exception {
+        ResponseStore store = new ResponseStore(client, 1, new CacheMetrics(meters));
+        memcached.getDockerClient().pauseContainerCmd(memcached.getContainerId()).exec();
+
+        for (int i = 0; i < 5; i++) {
+            store.store("/slow/" + i, answer("{}", StoreDecision.store(60, 0)));
+        }
+
+        assertThat(stores("dropped", "busy")).isEqualTo(4);
+        for (int i = 0; i < 50 && stores("failed", "failed") == 0; i++) {
+            Thread.sleep(100);
+        }
+        assertThat(stores("failed", "failed")).isEqualTo(1);
+    }
+
+    @Test
+    void dropsAndCountsStoresWhileTheCircuitIsOpen() {
+        ResponseStore store = new ResponseStore(client, 8, new CacheMetrics(meters));
+        breakers.circuitBreaker("memcached").transitionToOpenState();
+
+        store.store("/open", answer("{}", StoreDecision.store(60, 0)));
+
+        assertThat(stores("dropped", "circuit-open")).isEqualTo(1);
+    }
+
+    private double stores(String result, String reason) {
+        return meters.get("memcached.cache.stores").tag("result", result).tag("reason", reason).counter().count();
+    }
+
+    private MemcachedTextClient.Item awaitItem(String key) throws Exception {
+        for (int i = 0; i < 50; i++) {
+            MemcachedTextClient.Item item = raw.get(key);
+            if (item != null) {
+                return item;
+            }
+            Thread.sleep(100);
+        }
+        throw new AssertionError(key + " was not stored");
+    }
+
+    private static CapturedResponse answer(String body, StoreDecision decision) {
+        return new CapturedResponse(HttpStatus.OK, new HttpHeaders(), body.getBytes(StandardCharsets.UTF_8), decision);
+    }
+}
