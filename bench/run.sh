@@ -14,6 +14,7 @@ WORK="$BENCH_DIR/.work"
 MEMCACHED_PORT=${MEMCACHED_PORT:-21211}
 COMMENTS_PORT=${COMMENTS_PORT:-24567}
 GATEWAY_PORT=${GATEWAY_PORT:-28080}
+MANAGEMENT_PORT=${MANAGEMENT_PORT:-28083}
 NGINX_PORT=${NGINX_PORT:-28081}
 NGINX_KEEPALIVE_PORT=${NGINX_KEEPALIVE_PORT:-28082}
 
@@ -214,6 +215,7 @@ start_apps() {
     # shellcheck disable=SC2086
     java $GATEWAY_JAVA_OPTS -jar "$GATEWAY_JAR" \
         --server.address=127.0.0.1 --server.port="$GATEWAY_PORT" \
+        --management.server.address=127.0.0.1 --management.server.port="$MANAGEMENT_PORT" \
         --comments-service.uri="$DIRECT" \
         --memcached.servers="127.0.0.1:$MEMCACHED_PORT" >"$WORK/gateway.log" 2>&1 &
     GATEWAY_PID=$!
@@ -545,7 +547,7 @@ main() {
 
     ensure_tools
     build_jars
-    local ports=("$MEMCACHED_PORT" "$COMMENTS_PORT" "$GATEWAY_PORT")
+    local ports=("$MEMCACHED_PORT" "$COMMENTS_PORT" "$GATEWAY_PORT" "$MANAGEMENT_PORT")
     if $NGINX_AVAILABLE; then ports+=("$NGINX_PORT" "$NGINX_KEEPALIVE_PORT"); fi
     check_ports_free "${ports[@]}"
 
