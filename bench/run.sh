@@ -424,6 +424,8 @@ run_cases() {
             expect_nginx_hit "$NGINX_ARTICLE$path"
             measure "nginx-keepalive-hit-$payload" "nginx hit (keepalive), $payload" "$NGINX_KEEPALIVE$path"
             expect_nginx_hit "$NGINX_KEEPALIVE$path"
+            # The reference for the gateway's miss: nginx asks memcached, misses, and proxies to comments-service.
+            measure "nginx-keepalive-miss-$payload" "nginx miss (keepalive), $payload" "$NGINX_KEEPALIVE$path/no_cache"
         fi
     done
 }
@@ -456,6 +458,8 @@ ratios_table() {
             for (i = 1; i <= 2; i++) row("gateway hit / nginx hit (keepalive)", "gateway-hit", "nginx-keepalive-hit", payloads[i])
             for (i = 1; i <= 2; i++) row("gateway hit / nginx hit (article)", "gateway-hit", "nginx-hit", payloads[i])
             for (i = 1; i <= 2; i++) row("gateway miss / direct miss", "gateway-miss", "direct-miss", payloads[i])
+            for (i = 1; i <= 2; i++) row("nginx miss (keepalive) / direct miss", "nginx-keepalive-miss", "direct-miss", payloads[i])
+            for (i = 1; i <= 2; i++) row("gateway miss / nginx miss (keepalive)", "gateway-miss", "nginx-keepalive-miss", payloads[i])
         }' "$WORK/results.tsv"
 }
 
