@@ -3,7 +3,7 @@
 # answering a miss and a hit, and nginx's memcached_pass answering the same hit, measured with ab as the article did,
 # ab with keep-alive, and wrk. See bench/README.md.
 #
-#   bench/run.sh           full run, writes bench/results/<date>-<commit>.md and .svg
+#   bench/run.sh           full run, writes bench/results/<date>-<commit>.md and .png
 #   bench/run.sh --quick   about 2 s per measurement, no warm-up, results under bench/.work/ (CI runs this)
 set -euo pipefail
 
@@ -507,7 +507,7 @@ EOF
 }
 
 draw_chart() {
-    local svg=$1 title=$2 data="$WORK/chart.tsv"
+    local png=$1 title=$2 data="$WORK/chart.tsv"
     awk -F'\t' '
         !($1 in seen) { seen[$1] = 1; order[++n] = $1; label[$1] = $2 }
         $4 != "-" { rps[$1 SUBSEP $3] = $4 }
@@ -515,7 +515,7 @@ draw_chart() {
         END { for (i = 1; i <= n; i++) { c = order[i]
                   printf "%s\t%s\t%s\t%s\n", label[c], value(c SUBSEP "ab"), value(c SUBSEP "ab -k"), value(c SUBSEP "wrk") } }' \
         "$WORK/results.tsv" >"$data"
-    gnuplot -e "datafile='$data'; outfile='$svg'; subtitle='$title'" "$BENCH_DIR/chart.gp" ||
+    gnuplot -e "datafile='$data'; outfile='$png'; subtitle='$title'" "$BENCH_DIR/chart.gp" ||
         note "gnuplot failed: no chart"
 }
 
@@ -533,8 +533,8 @@ report() {
     mkdir -p "$dir"
     write_report "$dir/$name.md" "$title"
     if $GNUPLOT_AVAILABLE; then
-        draw_chart "$dir/$name.svg" "$title: the load generator shares the $(nproc) cores, compare within this run only"
-        if ! $QUICK && [ -f "$dir/$name.svg" ]; then cp "$dir/$name.svg" "$dir/latest.svg"; fi
+        draw_chart "$dir/$name.png" "$title: the load generator shares the $(nproc) cores, compare within this run only"
+        if ! $QUICK && [ -f "$dir/$name.png" ]; then cp "$dir/$name.png" "$dir/latest.png"; fi
     fi
     printf '\n'
     cat "$dir/$name.md"
