@@ -58,7 +58,7 @@ class ResponseStoreTests {
 
         store.store("/doc", answer("{\"a\":1}", StoreDecision.store(42, 2)));
 
-        MemcachedTextClient.Item item = awaitItem("/doc");
+        MemcachedTextClient.Item item = raw.await("/doc");
         assertThat(new String(item.value(), StandardCharsets.UTF_8)).isEqualTo("{\"a\":1}");
         assertThat(item.flags()).isEqualTo(2);
         assertThat(raw.ttl("/doc")).isBetween(40L, 42L);
@@ -95,16 +95,6 @@ class ResponseStoreTests {
         return meters.get("memcached.cache.stores").tag("result", result).tag("reason", reason).counter().count();
     }
 
-    private MemcachedTextClient.Item awaitItem(String key) throws Exception {
-        for (int i = 0; i < 50; i++) {
-            MemcachedTextClient.Item item = raw.get(key);
-            if (item != null) {
-                return item;
-            }
-            Thread.sleep(100);
-        }
-        throw new AssertionError(key + " was not stored");
-    }
 
     private static CapturedResponse answer(String body, StoreDecision decision) {
         return new CapturedResponse(HttpStatus.OK, new HttpHeaders(), body.getBytes(StandardCharsets.UTF_8), decision);

@@ -61,6 +61,18 @@ public final class MemcachedTextClient implements AutoCloseable {
         return new Item(value, Integer.parseInt(parts[2]));
     }
 
+    /** Waits up to 5 s for an item that is stored in the background, and returns it. */
+    public Item await(String key) throws IOException, InterruptedException {
+        for (int attempt = 0; attempt < 100; attempt++) {
+            Item item = get(key);
+            if (item != null) {
+                return item;
+            }
+            Thread.sleep(50);
+        }
+        throw new AssertionError(key + " was not stored within 5 s");
+    }
+
     /** The seconds {@code key} has left to live (-1: never expires), or null if it is not there. */
     public Long ttl(String key) throws IOException {
         send(("mg " + key + " t\r\n").getBytes(StandardCharsets.UTF_8));
