@@ -42,7 +42,7 @@ class MemcachedClientConfiguration {
 
     @Bean
     CircuitBreakerRegistry memcachedCircuitBreakers(MemcachedProperties properties) {
-        MemcachedProperties.CircuitBreaker settings = properties.getCircuitBreaker();
+        CircuitBreakerProperties settings = properties.getCircuitBreaker();
         return CircuitBreakerRegistry.of(CircuitBreakerConfig.custom()
                 .failureRateThreshold(settings.getFailureRateThreshold())
                 .slidingWindowSize(settings.getSlidingWindowSize())
