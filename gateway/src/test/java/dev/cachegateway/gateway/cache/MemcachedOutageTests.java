@@ -10,6 +10,8 @@ import java.time.Duration;
 import com.github.dockerjava.api.model.ExposedPort;
 import com.github.dockerjava.api.model.PortBinding;
 import com.github.dockerjava.api.model.Ports;
+import dev.cachegateway.gateway.memcached.ReactiveMemcached;
+import dev.cachegateway.gateway.memcached.TestMemcached;
 import dev.cachegateway.gateway.support.MemcachedTextClient;
 import dev.cachegateway.gateway.support.RecordingBackend;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
@@ -70,10 +72,14 @@ class MemcachedOutageTests {
     @Autowired
     MeterRegistry meters;
 
+    @Autowired
+    ReactiveMemcached memcachedClient;
+
     @BeforeEach
     void impatientClient() {
         // Far above the 100 ms operation timeout, far below anything that waits on memcached itself.
         client = client.mutate().responseTimeout(Duration.ofSeconds(2)).build();
+        TestMemcached.awaitConnected(memcachedClient);
         backend.reset();
     }
 

@@ -23,7 +23,7 @@ import org.springframework.web.reactive.function.client.WebClient;
  * Concurrent misses for one key on one gateway: one backend call, and no waiter left hanging whatever that call
  * does.
  */
-@TestPropertySource(properties = "memcached.cache.lock-timeout=2s")
+@TestPropertySource(properties = "memcached.cache.lock-timeout=3s")
 class RequestCoalescingTests extends CacheIntegrationTest {
 
     static final int CONCURRENT = 50;
@@ -47,7 +47,8 @@ class RequestCoalescingTests extends CacheIntegrationTest {
     @Test
     void sendsOneBackendCallForFiftyConcurrentMissesAndGivesAllTheSameAnswer() {
         String path = "/api/v1/comments/1";
-        backend.reply(path, Reply.json("{\"id\":1}", "public, max-age=60").after(Duration.ofMillis(700)));
+        // Long enough for all fifty to arrive while the leader waits, even on a loaded machine.
+        backend.reply(path, Reply.json("{\"id\":1}", "public, max-age=60").after(Duration.ofMillis(1500)));
 
         List<ResponseEntity<byte[]>> answers = getConcurrently(path);
 
@@ -90,7 +91,7 @@ class RequestCoalescingTests extends CacheIntegrationTest {
     void sendsWaitersToTheBackendThemselvesOnceTheLockTimeoutPasses() {
         String path = "/api/v1/comments/4";
         backend.replyByCall(path, call -> Reply.json("{\"call\":" + call + "}", "public, max-age=60")
-                .after(call == 1 ? Duration.ofSeconds(5) : Duration.ZERO));
+                .after(call == 1 ? Duration.ofSeconds(6) : Duration.ZERO));
 
         List<ResponseEntity<byte[]>> answers = getConcurrently(path);
 

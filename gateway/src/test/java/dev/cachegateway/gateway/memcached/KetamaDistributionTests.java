@@ -45,8 +45,8 @@ class KetamaDistributionTests {
         properties.setServers(List.of(address(first), address(second)));
         properties.setOperationTimeout(Duration.ofMillis(500));
         MemcachedClientConfiguration configuration = new MemcachedClientConfiguration();
-        try (ReactiveMemcached client = configuration.reactiveMemcached(properties,
-                configuration.memcachedCircuitBreakers(properties), new SimpleMeterRegistry())) {
+        try (ReactiveMemcached client = TestMemcached.awaitConnected(configuration.reactiveMemcached(properties,
+                configuration.memcachedCircuitBreakers(properties), new SimpleMeterRegistry()))) {
             for (int i = 0; i < 100; i++) {
                 StepVerifier.create(client.set("/api/v1/comments/" + i, 60, item("comment " + i)))
                         .expectNext(true).verifyComplete();

@@ -20,12 +20,33 @@ public final class TestMemcached {
     public static ReactiveMemcached connect(String host, int port, Duration timeout, CircuitBreakerRegistry breakers,
             MeterRegistry meters) {
         try {
-            return new MemcachedClientConfiguration().reactiveMemcached(properties(host, port, timeout), breakers,
-                    meters);
+            return awaitConnected(new MemcachedClientConfiguration().reactiveMemcached(
+                    properties(host, port, timeout), breakers, meters));
         }
         catch (IOException ex) {
             throw new UncheckedIOException(ex);
         }
+    }
+
+    /**
+     * Waits until the client is connected to all its servers. spymemcached connects in the background, and an
+     * operation issued before that fails at once (FailureMode.Cancel), which a test must not mistake for an answer.
+     */
+    public static ReactiveMemcached awaitConnected(ReactiveMemcached client) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (client.availableServers() < client.configuredServers()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("not connected to memcached within 10 s");
+            }
+            try {
+                Thread.sleep(10);
+            }
+            catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError(ex);
+            }
+        }
+        return client;
     }
 
     public static CircuitBreakerRegistry breakers() {

@@ -9,6 +9,8 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.zip.GZIPOutputStream;
 
+import dev.cachegateway.gateway.memcached.ReactiveMemcached;
+import dev.cachegateway.gateway.memcached.TestMemcached;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.testcontainers.containers.GenericContainer;
@@ -55,6 +57,9 @@ public abstract class CacheIntegrationTest {
     @Autowired
     protected WebTestClient client;
 
+    @Autowired
+    private ReactiveMemcached memcachedClient;
+
     @LocalServerPort
     protected int port;
 
@@ -62,6 +67,7 @@ public abstract class CacheIntegrationTest {
 
     @BeforeEach
     void emptyCacheAndBackend() throws Exception {
+        TestMemcached.awaitConnected(memcachedClient);
         raw = new MemcachedTextClient(memcached.getHost(), memcached.getMappedPort(11211));
         raw.flushAll();
         backend.reset();
