@@ -32,6 +32,8 @@ NGINX_AVAILABLE=false
 GNUPLOT_AVAILABLE=false
 PIDS=()
 NOTES=()
+# Processes whose CPU time is read around each wrk measurement: "name pid" pairs, in the report's column order.
+MEASURED=()
 
 DIRECT="http://127.0.0.1:$COMMENTS_PORT"
 GATEWAY="http://127.0.0.1:$GATEWAY_PORT"
@@ -221,6 +223,8 @@ start_apps() {
     GATEWAY_PID=$!
     PIDS+=("$GATEWAY_PID")
 
+    MEASURED+=("gateway $GATEWAY_PID" "comments-service $COMMENTS_PID" "memcached $MEMCACHED_PID")
+
     wait_for_http comments-service "$COMMENTS_PID" "$DIRECT$SINGLE/no_cache" "$WORK/comments-service.log"
     wait_for_http gateway "$GATEWAY_PID" "$GATEWAY$SINGLE/no_cache" "$WORK/gateway.log"
     log "both apps answer"
@@ -247,12 +251,48 @@ start_nginx() {
     nginx -p "$prefix/" -c "$prefix/nginx.conf" -g 'daemon off;' >>"$prefix/logs/stdout.log" 2>&1 &
     local pid=$!
     PIDS+=("$pid")
+    MEASURED+=("nginx $pid")
     wait_for_http "nginx ($name)" "$pid" "http://127.0.0.1:$port$SINGLE/no_cache" "$prefix/logs/error.log"
 }
 
 # VmHWM is the peak resident set since the process started.
 peak_rss_mb() {
     awk '/^VmHWM:/ { printf "%.0f", $2 / 1024 }' "/proc/$1/status" 2>/dev/null || echo "?"
+}
+
+# User plus system CPU time of a process and its children (nginx's workers), in clock ticks. The command names
+# here (java, nginx, memcached) have no spaces, so the fields of /proc/<pid>/stat can be split on blanks.
+cpu_ticks() {
+    local pid total=0 ticks
+    for pid in "$1" $(pgrep -P "$1" || true); do
+        ticks=$(awk '{ print $14 + $15 }' "/proc/$pid/stat" 2>/dev/null || echo 0)
+        total=$((total + ticks))
+    done
+    echo "$total"
+}
+
+# One line of "name ticks" per measured process.
+cpu_snapshot() {
+    local entry
+    for entry in "${MEASURED[@]}"; do
+        # shellcheck disable=SC2086 # "name pid", split on purpose
+        set -- $entry
+        printf '%s %s\n' "$1" "$(cpu_ticks "$2")"
+    done
+}
+
+# $1 case id, $2 snapshot before, $3 snapshot after, $4 wrk's output. Appends "id name microseconds" lines: the CPU
+# time each process spent per request, which says what a request costs each process whoever else shares the cores.
+record_cpu() {
+    local requests
+    requests=$(awk '/ requests in / { print $1; exit }' "$4")
+    [ -n "$requests" ] && [ "$requests" -gt 0 ] || return 0
+    awk -v id="$1" -v requests="$requests" -v hz="$CLOCK_TICKS" '
+        FNR == NR { before[$1] += $2; next }
+        { after[$1] += $2; if (!($1 in order)) { order[$1] = ++n; names[n] = $1 } }
+        END { for (i = 1; i <= n; i++) { name = names[i]
+                  printf "%s\t%s\t%.1f\n", id, name, (after[name] - before[name]) * 1000000 / hz / requests } }' \
+        <(printf '%s\n' "$2") <(printf '%s\n' "$3") >>"$WORK/cpu.tsv"
 }
 
 # --- checks ---------------------------------------------------------------------------------------------------
@@ -381,8 +421,12 @@ measure() {
         fi
     fi
 
+    local before after
+    before=$(cpu_snapshot)
     wrk -t2 -c"$CONCURRENCY" -d"$(wrk_duration)" --latency "$url" >"$out.wrk.txt" 2>&1 || { cat "$out.wrk.txt" >&2; die "wrk failed on $url"; }
+    after=$(cpu_snapshot)
     record "$id" "$label" wrk "$out.wrk.txt" parse_wrk
+    record_cpu "$id" "$before" "$after" "$out.wrk.txt"
 }
 
 # The JIT compiles what runs: about 20 s per path, half on new connections and half on kept-alive ones, as measured.
@@ -463,6 +507,22 @@ ratios_table() {
         }' "$WORK/results.tsv"
 }
 
+cpu_table() {
+    awk -F'\t' '
+        FNR == NR { if (!($1 in label)) { label[$1] = $2; cases[++n] = $1 }; next }
+        { cpu[$1 SUBSEP $2] = $3; if (!($2 in seen)) { seen[$2] = 1; names[++m] = $2 } }
+        END {
+            printf "| case |"; for (j = 1; j <= m; j++) printf " %s |", names[j]
+            printf "\n|---|"; for (j = 1; j <= m; j++) printf "---:|"
+            printf "\n"
+            for (i = 1; i <= n; i++) {
+                printf "| %s |", label[cases[i]]
+                for (j = 1; j <= m; j++) { key = cases[i] SUBSEP names[j]; printf " %s |", key in cpu ? cpu[key] : "n/a" }
+                printf "\n"
+            }
+        }' "$WORK/results.tsv" "$WORK/cpu.tsv"
+}
+
 machine_section() {
     local cpu java_version
     cpu=$(awk -F': *' '/^model name/ { print $2; exit }' /proc/cpuinfo)
@@ -494,6 +554,12 @@ EOF
         results_table
         printf '\n## Ratios\n\n'
         ratios_table
+        printf '\n## CPU time per request (microseconds, during the wrk run)\n\n'
+        printf 'User plus system time each process spent, divided by the requests wrk completed: what a request costs\n'
+        printf 'each process, whoever else shares the cores. It counts every thread, the JIT compiler and the garbage\n'
+        printf 'collector included, and a process that is not saturated spends somewhat more per request (fewer\n'
+        printf 'requests per wake-up). nginx is both of its instances together.\n\n'
+        cpu_table
         printf '\n## Peak RSS (VmHWM)\n\n| process | MB |\n|---|---:|\n'
         printf '| gateway | %s |\n| comments-service | %s |\n| memcached | %s |\n' \
             "$(peak_rss_mb "$GATEWAY_PID")" "$(peak_rss_mb "$COMMENTS_PID")" "$(peak_rss_mb "$MEMCACHED_PID")"
@@ -548,6 +614,8 @@ main() {
     rm -rf "$WORK"
     mkdir -p "$WORK/out"
     : >"$WORK/results.tsv"
+    : >"$WORK/cpu.tsv"
+    CLOCK_TICKS=$(getconf CLK_TCK)
 
     ensure_tools
     build_jars
