@@ -1,5 +1,7 @@
 package dev.cachegateway.gateway;
 
+import java.security.Security;
+
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
@@ -12,6 +14,10 @@ import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
 public class GatewayApplication {
 
     public static void main(String[] args) {
+        // The JVM keeps a resolved name for 30 s by default. memcached servers that move (a recreated container, a
+        // rescheduled pod) must be found again within seconds; set before the first lookup, or it has no effect.
+        Security.setProperty("networkaddress.cache.ttl", "5");
+        Security.setProperty("networkaddress.cache.negative.ttl", "2");
         SpringApplication.run(GatewayApplication.class, args);
     }
 }

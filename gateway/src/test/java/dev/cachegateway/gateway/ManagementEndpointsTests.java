@@ -37,7 +37,8 @@ class ManagementEndpointsTests extends CacheIntegrationTest {
                 .jsonPath("$.components.memcached.status").isEqualTo("UP")
                 .jsonPath("$.components.memcached.details.servers").isEqualTo(1)
                 .jsonPath("$.components.memcached.details.connected").isEqualTo(1)
-                .jsonPath("$.components.memcached.details.circuitBreaker").isEqualTo("CLOSED");
+                .jsonPath("$.components.memcached.details.nodes['" + server() + "'].circuitBreaker").isEqualTo("CLOSED")
+                .jsonPath("$.components.memcached.details.nodes['" + server() + "'].answer").isEqualTo("ok");
     }
 
     @Test
@@ -67,9 +68,9 @@ class ManagementEndpointsTests extends CacheIntegrationTest {
 
         assertThat(scrape("memcached_cache_lookups_total\\{result=\"hit\"}")).isEqualTo(hitsBefore + 1);
         assertThat(scrape("memcached_cache_bypasses_total\\{reason=\"header\"}")).isGreaterThanOrEqualTo(1);
-        assertThat(scrape("memcached_operations_seconds_count\\{operation=\"get\",outcome=\"success\"}"))
+        assertThat(scrape("memcached_operations_seconds_count\\{node=\"" + server() + "\",operation=\"get\",outcome=\"success\"}"))
                 .isGreaterThanOrEqualTo(1);
-        assertThat(scrape("resilience4j_circuitbreaker_state\\{name=\"memcached\",state=\"closed\"}")).isEqualTo(1);
+        assertThat(scrape("resilience4j_circuitbreaker_state\\{name=\"" + server() + "\",state=\"closed\"}")).isEqualTo(1);
     }
 
     @Test
@@ -105,6 +106,10 @@ class ManagementEndpointsTests extends CacheIntegrationTest {
         client.get().uri("/actuator/health").exchange().expectStatus().isNotFound();
 
         assertThat(raw.get("/api/v1/comments/1")).isNotNull();
+    }
+
+    private static String server() {
+        return memcached.getHost() + ":" + memcached.getMappedPort(11211);
     }
 
     private double scrape(String series) {

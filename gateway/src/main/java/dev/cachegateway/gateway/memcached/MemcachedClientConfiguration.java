@@ -1,8 +1,11 @@
 package dev.cachegateway.gateway.memcached;
 
-import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
@@ -10,25 +13,17 @@ import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import io.github.resilience4j.micrometer.tagged.TaggedCircuitBreakerMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
-import net.spy.memcached.AddrUtil;
-import net.spy.memcached.ConnectionFactory;
-import net.spy.memcached.ConnectionFactoryBuilder;
-import net.spy.memcached.ConnectionFactoryBuilder.Locator;
-import net.spy.memcached.DefaultHashAlgorithm;
-import net.spy.memcached.FailureMode;
-import net.spy.memcached.MemcachedClient;
-import net.spy.memcached.ops.ArrayOperationQueueFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
 
 /**
- * The one spymemcached client of the gateway, set up for a cache in front of a service: an unreachable memcached
- * must cost a request nothing, so operations fail fast instead of waiting, and a circuit breaker stops asking a
- * memcached that keeps failing.
+ * The gateway's pool of memcached servers: one spymemcached client at a time, a ring shared with other clients, a
+ * circuit breaker per server, and a thread that follows the servers' addresses.
  */
 @Configuration(proxyBeanMethods = false)
 class MemcachedClientConfiguration {
@@ -61,44 +56,56 @@ class MemcachedClientConfiguration {
 
     @Bean
     ReactiveMemcached reactiveMemcached(MemcachedProperties properties, CircuitBreakerRegistry memcachedCircuitBreakers,
-            MeterRegistry meters) throws IOException {
-        CircuitBreaker breaker = memcachedCircuitBreakers.circuitBreaker("memcached");
-        breaker.getEventPublisher().onStateTransition(event -> logger.warn("memcached circuit breaker {} -> {}: {}",
-                event.getStateTransition().getFromState(), event.getStateTransition().getToState(),
-                describe(event.getStateTransition())));
-        // Completions are handed to a few threads of our own, so that spymemcached's one I/O thread only does I/O.
-        ExecutorService listeners = Executors.newFixedThreadPool(
-                Runtime.getRuntime().availableProcessors(), daemonThreads("memcached-listener-"));
-        MemcachedClient client = new MemcachedClient(connectionFactory(properties, listeners),
-                AddrUtil.getAddresses(properties.getServers()));
-        return new ReactiveMemcached(client, listeners, properties, breaker, new OperationTimers(meters));
+            MeterRegistry meters, ObjectProvider<ServerResolver> resolver) {
+        return reactiveMemcached(properties, memcachedCircuitBreakers, meters,
+                resolver.getIfAvailable(() -> ServerResolver.DNS));
     }
 
-    static ConnectionFactory connectionFactory(MemcachedProperties properties, ExecutorService listeners) {
-        ConnectionFactoryBuilder builder = new ConnectionFactoryBuilder()
-                .setProtocol(properties.getProtocol())
-                .setOpTimeout(properties.getOperationTimeout().toMillis())
-                .setDaemon(true)
-                // Cancel: while a server is down its operations fail at once. Redistribute would queue them
-                // behind the reconnect, or move keys to another server and serve stale items once it returns.
-                .setFailureMode(FailureMode.Cancel)
-                .setMaxReconnectDelay(Math.max(1, properties.getMaxReconnectDelay().toSeconds()))
-                .setTimeoutExceptionThreshold(properties.getTimeoutExceptionThreshold())
-                .setOpQueueFactory(new ArrayOperationQueueFactory(properties.getOperationQueueLength()))
-                // 0: a full queue fails the caller at once. The default waits 10 s, on a Netty event loop here.
-                .setOpQueueMaxBlockTime(0)
-                .setListenerExecutorService(listeners);
-        if (properties.getServers().size() > 1) {
-            builder.setLocatorType(Locator.CONSISTENT).setHashAlg(DefaultHashAlgorithm.KETAMA_HASH);
+    static ReactiveMemcached reactiveMemcached(MemcachedProperties properties, CircuitBreakerRegistry breakers,
+            MeterRegistry meters, ServerResolver resolver) {
+        List<ServerAddress> servers = properties.getServers().stream().map(ServerAddress::parse).toList();
+        HashRing ring = properties.getRing().build(servers);
+        List<PoolNode> nodes = new ArrayList<>();
+        for (int index = 0; index < servers.size(); index++) {
+            ServerAddress server = servers.get(index);
+            nodes.add(new PoolNode(index, server, breaker(breakers, server),
+                    new OperationTimers(meters, server.text()), ProbeKeys.onServer(ring, servers.size(), index)));
         }
-        return builder.build();
+        ExecutorService listeners = Executors.newFixedThreadPool(
+                Runtime.getRuntime().availableProcessors(), daemonThreads("memcached-listener-"));
+        MemcachedPool pool = new MemcachedPool(nodes, ring, resolver,
+                addresses -> MemcachedPool.Connection.open(addresses, properties, listeners, ring),
+                properties.getShutdownTimeout());
+        ScheduledExecutorService refresher =
+                Executors.newSingleThreadScheduledExecutor(daemonThreads("memcached-resolver-"));
+        long interval = properties.getResolveInterval().toMillis();
+        refresher.scheduleWithFixedDelay(() -> refresh(pool), interval, interval, TimeUnit.MILLISECONDS);
+        return new ReactiveMemcached(pool, properties.getOperationTimeout(), refresher::shutdownNow, listeners);
+    }
+
+    // A failed refresh must not end the schedule: the next one may succeed.
+    private static void refresh(MemcachedPool pool) {
+        try {
+            pool.refresh();
+        }
+        catch (RuntimeException ex) {
+            logger.warn("following the memcached servers' addresses failed; trying again", ex);
+        }
+    }
+
+    private static CircuitBreaker breaker(CircuitBreakerRegistry registry, ServerAddress server) {
+        CircuitBreaker breaker = registry.circuitBreaker(server.text());
+        breaker.getEventPublisher().onStateTransition(event -> logger.warn("memcached {} circuit breaker {} -> {}: {}",
+                server, event.getStateTransition().getFromState(), event.getStateTransition().getToState(),
+                describe(event.getStateTransition())));
+        return breaker;
     }
 
     private static String describe(CircuitBreaker.StateTransition transition) {
         return switch (transition.getToState()) {
-            case OPEN -> "memcached keeps failing; requests go straight to the backend";
-            case HALF_OPEN -> "trying memcached again";
-            case CLOSED -> "memcached answers again; lookups resume";
+            case OPEN -> "it keeps failing; its keys go straight to the backend";
+            case HALF_OPEN -> "trying it again";
+            case CLOSED -> "it answers again; lookups of its keys resume";
             default -> "";
         };
     }

@@ -14,8 +14,17 @@ import org.springframework.boot.context.properties.NestedConfigurationProperty;
 @ConfigurationProperties("memcached")
 public class MemcachedProperties {
 
-    /** The memcached servers as host:port; with more than one, keys are spread by Ketama consistent hashing. */
+    /**
+     * The memcached servers as host:port, each optionally followed by a space and a weight; with more than one, keys
+     * are spread over them by the ring.
+     */
     private List<String> servers = new ArrayList<>(List.of("localhost:11211"));
+
+    /** How keys are placed on several servers: libmemcached (weighted Ketama) or nginx (hash ... consistent). */
+    private RingType ring = RingType.LIBMEMCACHED;
+
+    /** How often the servers' names are resolved again, so that a server that moves is followed. */
+    private Duration resolveInterval = Duration.ofSeconds(5);
 
     /** How long a lookup or store may take before the gateway gives up on it and answers from the backend. */
     private Duration operationTimeout = Duration.ofMillis(100);
@@ -32,7 +41,7 @@ public class MemcachedProperties {
     /** How many operations may wait for each server; past that a lookup fails at once and a store is dropped. */
     private int operationQueueLength = 16_384;
 
-    /** How long shutdown waits for queued stores to reach memcached. */
+    /** How long shutdown, or the switch to a server's new address, waits for queued operations to reach memcached. */
     private Duration shutdownTimeout = Duration.ofSeconds(1);
 
     /** When to stop asking a failing memcached, and when to try it again. */
@@ -45,6 +54,22 @@ public class MemcachedProperties {
 
     public void setServers(List<String> servers) {
         this.servers = servers;
+    }
+
+    public RingType getRing() {
+        return ring;
+    }
+
+    public void setRing(RingType ring) {
+        this.ring = ring;
+    }
+
+    public Duration getResolveInterval() {
+        return resolveInterval;
+    }
+
+    public void setResolveInterval(Duration resolveInterval) {
+        this.resolveInterval = resolveInterval;
     }
 
     public Duration getOperationTimeout() {

@@ -6,8 +6,8 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 
 /**
- * {@code memcached.operations}: how long the operations that reached memcached took, by operation and outcome.
- * The timers are made once, not looked up per request.
+ * {@code memcached.operations}: how long the operations that reached one memcached server took, by operation and
+ * outcome. The timers are made once, not looked up per request.
  */
 final class OperationTimers {
 
@@ -17,10 +17,10 @@ final class OperationTimers {
 
     private final Pair delete;
 
-    OperationTimers(MeterRegistry registry) {
-        this.get = new Pair(registry, "get");
-        this.set = new Pair(registry, "set");
-        this.delete = new Pair(registry, "delete");
+    OperationTimers(MeterRegistry registry, String node) {
+        this.get = new Pair(registry, node, "get");
+        this.set = new Pair(registry, node, "set");
+        this.delete = new Pair(registry, node, "delete");
     }
 
     Pair get() {
@@ -42,18 +42,19 @@ final class OperationTimers {
 
         private final Timer failure;
 
-        private Pair(MeterRegistry registry, String operation) {
-            this.success = timer(registry, operation, "success");
-            this.failure = timer(registry, operation, "failure");
+        private Pair(MeterRegistry registry, String node, String operation) {
+            this.success = timer(registry, node, operation, "success");
+            this.failure = timer(registry, node, operation, "failure");
         }
 
         void record(boolean succeeded, long nanos) {
             (succeeded ? success : failure).record(nanos, TimeUnit.NANOSECONDS);
         }
 
-        private static Timer timer(MeterRegistry registry, String operation, String outcome) {
+        private static Timer timer(MeterRegistry registry, String node, String operation, String outcome) {
             return Timer.builder("memcached.operations")
                     .description("Operations that reached memcached")
+                    .tag("node", node)
                     .tag("operation", operation)
                     .tag("outcome", outcome)
                     .register(registry);

@@ -1,15 +1,15 @@
 package dev.cachegateway.gateway.memcached;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
+import java.util.function.Function;
 
-import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.reactor.circuitbreaker.operator.CircuitBreakerOperator;
+import net.spy.memcached.CachedData;
 import net.spy.memcached.MemcachedClient;
 import net.spy.memcached.internal.GetFuture;
 import net.spy.memcached.internal.OperationFuture;
@@ -17,95 +17,91 @@ import reactor.core.publisher.Mono;
 import reactor.core.publisher.MonoSink;
 
 /**
- * memcached as {@link Mono}s. Every call returns at once: spymemcached's futures are bridged through their
- * completion listeners, never through a blocking {@code get()}, and a Reactor timeout cancels an operation that
- * takes too long, since spymemcached's own futures never time out unless somebody blocks on them. A circuit
- * breaker fails operations at once while memcached is failing.
+ * A pool of memcached servers as {@link Mono}s. Every call returns at once: spymemcached's futures are bridged
+ * through their completion listeners, never through a blocking {@code get()}, and a Reactor timeout cancels an
+ * operation that takes too long, since spymemcached's own futures never time out unless somebody blocks on them.
+ * Each server has its own circuit breaker, so a failing server fails its own keys at once and no others.
  */
 public class ReactiveMemcached implements AutoCloseable {
 
-    private static final String PROBE_KEY = "memcached-gateway:health";
+    private final MemcachedPool pool;
 
-    private final MemcachedClient client;
+    private final List<AutoCloseable> resources;
 
-    private final ExecutorService listeners;
-
-    private final RawItemTranscoder transcoder;
+    private final RawItemTranscoder transcoder = new RawItemTranscoder(CachedData.MAX_SIZE);
 
     private final Duration timeout;
 
-    private final Duration shutdownTimeout;
-
-    private final CircuitBreaker breaker;
-
-    private final OperationTimers timers;
-
-    ReactiveMemcached(MemcachedClient client, ExecutorService listeners, MemcachedProperties properties,
-            CircuitBreaker breaker, OperationTimers timers) {
-        this.client = client;
-        this.listeners = listeners;
-        this.transcoder = new RawItemTranscoder(client.getTranscoder().getMaxSize());
-        this.timeout = properties.getOperationTimeout();
-        this.shutdownTimeout = properties.getShutdownTimeout();
-        this.breaker = breaker;
-        this.timers = timers;
+    ReactiveMemcached(MemcachedPool pool, Duration timeout, AutoCloseable refresher, ExecutorService listeners) {
+        this.pool = pool;
+        this.timeout = timeout;
+        this.resources = List.of(refresher, pool, listeners::shutdown);
     }
 
     /**
      * The item under {@code key}, or an empty Mono on a miss. Fails on a timeout, a lost connection, a full
-     * operation queue, an open circuit breaker, and a key memcached cannot take.
+     * operation queue, an open circuit breaker, a server without an address, and a key memcached cannot take.
      */
     public Mono<CachedItem> get(String key) {
-        return guarded(timers.get(), lookup(key));
+        return onNodeOf(key, node -> guarded(node, node.timers().get(), lookup(node, key)));
     }
 
     /** Stores {@code item} under {@code key} for {@code ttlSeconds} (0: no expiry); true if memcached took it. */
     public Mono<Boolean> set(String key, int ttlSeconds, CachedItem item) {
-        return guarded(timers.set(), operation(() -> client.set(key, ttlSeconds, item, transcoder)));
+        return onNodeOf(key, node -> guarded(node, node.timers().set(),
+                operation(node, client -> client.set(key, ttlSeconds, item, transcoder))));
     }
 
     /** Deletes {@code key}; true if it was there. */
     public Mono<Boolean> delete(String key) {
-        return guarded(timers.delete(), operation(() -> client.delete(key)));
+        return onNodeOf(key, node -> guarded(node, node.timers().delete(),
+                operation(node, client -> client.delete(key))));
     }
 
-    /** A lookup that goes to memcached whatever the circuit breaker says: the health check's question. */
-    public Mono<Void> probe() {
-        return lookup(PROBE_KEY).then();
+    /** The state of every server, in the configured order. Asks nothing of them. */
+    public List<ServerState> servers() {
+        return pool.nodes().stream().map(node -> new ServerState(node.server().text(), pool.addressOf(node),
+                pool.isConnected(node), node.breaker().getState())).toList();
+    }
+
+    /** A lookup on the server at {@code index} that goes to memcached whatever its breaker says: for health. */
+    public Mono<Void> probe(int index) {
+        PoolNode node = pool.nodes().get(index);
+        return node.probeKey() != null ? lookup(node, node.probeKey()).then() : Mono.empty();
     }
 
     /** How many of the configured servers have a live connection now; asks nothing of them. */
     public int availableServers() {
-        return client.getAvailableServers().size();
+        return (int) pool.nodes().stream().filter(pool::isConnected).count();
     }
 
     /** How many servers are configured. */
     public int configuredServers() {
-        return client.getNodeLocator().getAll().size();
+        return pool.nodes().size();
     }
 
-    public CircuitBreaker.State circuitBreakerState() {
-        return breaker.getState();
+    private <T> Mono<T> onNodeOf(String key, Function<PoolNode, Mono<T>> operation) {
+        return Mono.defer(() -> operation.apply(pool.nodeFor(key)));
     }
 
-    private Mono<CachedItem> lookup(String key) {
+    private Mono<CachedItem> lookup(PoolNode node, String key) {
         return Mono.<CachedItem>create(sink -> {
-            GetFuture<CachedItem> future = client.asyncGet(key, transcoder);
+            GetFuture<CachedItem> future = pool.clientFor(node).asyncGet(key, transcoder);
             sink.onCancel(() -> future.cancel(false));
             future.addListener(done -> complete(sink, done));
         }).timeout(timeout);
     }
 
-    private Mono<Boolean> operation(Supplier<OperationFuture<Boolean>> start) {
+    private Mono<Boolean> operation(PoolNode node, Function<MemcachedClient, OperationFuture<Boolean>> start) {
         return Mono.<Boolean>create(sink -> {
-            OperationFuture<Boolean> future = start.get();
+            OperationFuture<Boolean> future = start.apply(pool.clientFor(node));
             sink.onCancel(() -> future.cancel());
             future.addListener(done -> complete(sink, done));
         }).timeout(timeout);
     }
 
     // Timed inside the breaker: what the breaker turns away never reaches memcached and is not a lookup.
-    private <T> Mono<T> guarded(OperationTimers.Pair timer, Mono<T> operation) {
+    private static <T> Mono<T> guarded(PoolNode node, OperationTimers.Pair timer, Mono<T> operation) {
         return Mono.defer(() -> {
             long start = System.nanoTime();
             return operation.doOnEach(signal -> {
@@ -113,7 +109,7 @@ public class ReactiveMemcached implements AutoCloseable {
                     timer.record(signal.isOnComplete(), System.nanoTime() - start);
                 }
             });
-        }).transformDeferred(CircuitBreakerOperator.of(breaker));
+        }).transformDeferred(CircuitBreakerOperator.of(node.breaker()));
     }
 
     // The listener runs once the future is done, so get() returns at once; it only unwraps the outcome.
@@ -134,10 +130,11 @@ public class ReactiveMemcached implements AutoCloseable {
         }
     }
 
-    /** Lets queued operations reach memcached for up to the shutdown timeout, then closes the connections. */
+    /** Stops following addresses, lets queued operations reach memcached for a while, then closes. */
     @Override
-    public void close() {
-        client.shutdown(shutdownTimeout.toMillis(), TimeUnit.MILLISECONDS);
-        listeners.shutdown();
+    public void close() throws Exception {
+        for (AutoCloseable resource : resources) {
+            resource.close();
+        }
     }
 }

@@ -85,7 +85,7 @@ class MemcachedOutageTests {
 
     @AfterEach
     void memcachedRunning() {
-        breakers.circuitBreaker("memcached").reset();
+        breakers.circuitBreaker(memcached.getHost() + ":" + HOST_PORT).reset();
         var docker = memcached.getDockerClient();
         var state = docker.inspectContainerCmd(memcached.getContainerId()).exec().getState();
         if (Boolean.TRUE.equals(state.getPaused())) {
@@ -121,7 +121,7 @@ class MemcachedOutageTests {
     @Test
     void stopsAskingAHungMemcachedOnceTheBreakerOpensAndRecoversByItself() throws Exception {
         store("/api/v1/comments/3", "cached");
-        CircuitBreaker breaker = breakers.circuitBreaker("memcached");
+        CircuitBreaker breaker = breakers.circuitBreaker(memcached.getHost() + ":" + HOST_PORT);
         memcached.getDockerClient().pauseContainerCmd(memcached.getContainerId()).exec();
 
         for (int i = 0; i < 30 && breaker.getState() != CircuitBreaker.State.OPEN; i++) {

@@ -82,7 +82,7 @@ class ResponseStoreTests {
     @Test
     void dropsAndCountsStoresWhileTheCircuitIsOpen() {
         ResponseStore store = new ResponseStore(client, 8, new CacheMetrics(meters));
-        breakers.circuitBreaker("memcached").transitionToOpenState();
+        breakers.circuitBreaker(memcached.getHost() + ":" + memcached.getMappedPort(11211)).transitionToOpenState();
 
         store.store("/open", answer("{}", StoreDecision.store(60, 0)));
 

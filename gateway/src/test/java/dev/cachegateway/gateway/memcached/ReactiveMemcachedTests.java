@@ -113,7 +113,7 @@ class ReactiveMemcachedTests {
             for (int i = 0; i < 10; i++) {
                 StepVerifier.create(client.get("/down")).expectError(TimeoutException.class).verify(Duration.ofSeconds(5));
             }
-            assertThat(client.circuitBreakerState()).isEqualTo(CircuitBreaker.State.OPEN);
+            assertThat(client.servers().get(0).circuitBreaker()).isEqualTo(CircuitBreaker.State.OPEN);
             long attempts = meters.get("memcached.operations").tag("operation", "get").timers().stream()
                     .mapToLong(timer -> timer.count()).sum();
 
@@ -137,9 +137,9 @@ class ReactiveMemcachedTests {
 
     @Test
     void probesMemcachedEvenWhileTheCircuitIsOpen() {
-        breakers.circuitBreaker("memcached").transitionToOpenState();
+        breakers.circuitBreaker(memcached.getHost() + ":" + memcached.getMappedPort(11211)).transitionToOpenState();
 
-        StepVerifier.create(client.probe()).verifyComplete();
+        StepVerifier.create(client.probe(0)).verifyComplete();
         StepVerifier.create(client.get("/x")).expectError(CallNotPermittedException.class).verify();
     }
 }

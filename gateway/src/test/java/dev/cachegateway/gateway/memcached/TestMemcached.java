@@ -1,7 +1,7 @@
 package dev.cachegateway.gateway.memcached;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
+import static org.awaitility.Awaitility.await;
+
 import java.time.Duration;
 import java.util.List;
 
@@ -16,16 +16,21 @@ public final class TestMemcached {
     private TestMemcached() {
     }
 
-    /** A client of the memcached at host:port; its circuit breaker is in {@code breakers}. */
+    /** A client of the memcached at host:port; its circuit breaker is in {@code breakers}, named host:port. */
     public static ReactiveMemcached connect(String host, int port, Duration timeout, CircuitBreakerRegistry breakers,
             MeterRegistry meters) {
-        try {
-            return awaitConnected(new MemcachedClientConfiguration().reactiveMemcached(
-                    properties(host, port, timeout), breakers, meters));
-        }
-        catch (IOException ex) {
-            throw new UncheckedIOException(ex);
-        }
+        return awaitConnected(pool(List.of(host + ":" + port), timeout, ServerResolver.DNS, breakers, meters));
+    }
+
+    /** A client of several servers, placed by the default ring, whose names {@code resolver} resolves. */
+    public static ReactiveMemcached pool(List<String> servers, Duration timeout, ServerResolver resolver,
+            CircuitBreakerRegistry breakers, MeterRegistry meters) {
+        MemcachedProperties properties = new MemcachedProperties();
+        properties.setServers(servers);
+        properties.setOperationTimeout(timeout);
+        properties.setResolveInterval(Duration.ofMillis(200));
+        properties.setMaxReconnectDelay(Duration.ofSeconds(1));
+        return MemcachedClientConfiguration.reactiveMemcached(properties, breakers, meters, resolver);
     }
 
     /**
@@ -33,30 +38,12 @@ public final class TestMemcached {
      * operation issued before that fails at once (FailureMode.Cancel), which a test must not mistake for an answer.
      */
     public static ReactiveMemcached awaitConnected(ReactiveMemcached client) {
-        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        while (client.availableServers() < client.configuredServers()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("not connected to memcached within 10 s");
-            }
-            try {
-                Thread.sleep(10);
-            }
-            catch (InterruptedException ex) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError(ex);
-            }
-        }
+        await("connected to every memcached server").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(10))
+                .until(() -> client.availableServers() == client.configuredServers());
         return client;
     }
 
     public static CircuitBreakerRegistry breakers() {
         return new MemcachedClientConfiguration().memcachedCircuitBreakers(new MemcachedProperties());
-    }
-
-    private static MemcachedProperties properties(String host, int port, Duration timeout) {
-        MemcachedProperties properties = new MemcachedProperties();
-        properties.setServers(List.of(host + ":" + port));
-        properties.setOperationTimeout(timeout);
-        return properties;
     }
 }
