@@ -103,7 +103,7 @@ printf '| %s | %s | %s | %s | %s | %s |\n' "$requests" "${non2xx:-0}" "${socket_
   "$([ "$recovery" = none ] && echo 'not within the run' || printf '%.2f s' "$recovery")"
 echo
 echo "Circuit breaker, from the gateway's log:"
-grep -o 'memcached circuit breaker .*' "$work/gateway.log" || echo "  (no transition)"
+grep -o 'memcached [^ ]* circuit breaker .*' "$work/gateway.log" || echo "  (no transition)"
 echo
 cat "$work/wrk.txt"
 [ "${non2xx:-0}" = 0 ] && [ "$recovery" != none ]

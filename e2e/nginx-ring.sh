@@ -1,0 +1,161 @@
+#!/usr/bin/env bash
+# The gateway with memcached.ring=nginx and nginx's memcached_pass with `hash $memcached_key consistent` share one
+# pool of three memcached servers: every item the gateway stores, nginx finds on the server it asks. As a control,
+# the same run with the default ring (libmemcached's) shows that nginx then misses most of them, so the check can
+# fail. Plain processes on loopback; everything started is stopped on exit.
+#
+#   e2e/nginx-ring.sh        (installs memcached, nginx and curl from Debian's packages if missing; needs the jars)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+ports=(41211 41212 41213)
+comments_port=44567
+gateway_port=48080
+management_port=48081
+nginx_port=48090
+work=$(mktemp -d)
+pids=()
+
+log() { printf 'nginx-ring: %s\n' "$*"; }
+fail() { printf 'nginx-ring: FAILED: %s\n' "$*" >&2; exit 1; }
+
+cleanup() {
+  local rc=$?
+  [ -f "$work/nginx.pid" ] && kill "$(cat "$work/nginx.pid")" 2>/dev/null || true
+  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  [ -n "${gateway_pid:-}" ] && kill "$gateway_pid" 2>/dev/null || true
+  wait 2>/dev/null || true
+  if [ "$rc" -ne 0 ]; then tail -n 30 "$work"/*.log 2>/dev/null || true; fi
+  rm -rf "$work"
+  exit "$rc"
+}
+trap cleanup EXIT INT TERM
+
+need() { # command package
+  command -v "$1" >/dev/null && return 0
+  # Installing Debian's nginx would start the system nginx on port 80; deny it, as the package allows.
+  local policy=/usr/sbin/policy-rc.d created=false
+  if [ ! -e "$policy" ]; then printf '#!/bin/sh\nexit 101\n' >"$policy" && chmod +x "$policy" && created=true; fi
+  { apt-get install -y -qq "$2" || { apt-get update -qq && apt-get install -y -qq "$2"; }; } >/dev/null 2>&1 || true
+  if $created; then rm -f "$policy"; fi
+  command -v "$1" >/dev/null || fail "$1 is missing (Debian package $2)"
+}
+
+await() { # url seconds
+  local deadline=$((SECONDS + $2))
+  until curl -fs -o /dev/null --max-time 2 "$1"; do
+    [ "$SECONDS" -lt "$deadline" ] || fail "no answer from $1 within $2 s"
+    sleep 0.5
+  done
+}
+
+x_cache() { curl -s -o /dev/null -D - --max-time 5 "http://127.0.0.1:$gateway_port$1" | tr -d '\r' | awk -F': ' 'tolower($1) == "x-cache" {print $2}'; }
+
+start_gateway() { # ring
+  java -Xmx128m -jar gateway/target/gateway-*.jar --server.port="$gateway_port" \
+    --management.server.port="$management_port" --memcached.ring="$1" \
+    --memcached.servers="127.0.0.1:${ports[0]},127.0.0.1:${ports[1]},127.0.0.1:${ports[2]}" \
+    --comments-service.uri="http://127.0.0.1:$comments_port" >"$work/gateway-$1.log" 2>&1 &
+  gateway_pid=$!
+  await "http://127.0.0.1:$management_port/actuator/health" 90
+}
+
+stop_gateway() { kill "$gateway_pid"; wait "$gateway_pid" 2>/dev/null || true; gateway_pid=; }
+
+flush_all() {
+  for port in "${ports[@]}"; do
+    exec 3<>"/dev/tcp/127.0.0.1/$port"; printf 'flush_all\r\n' >&3; read -r _ <&3; exec 3>&-
+  done
+}
+
+# Stores $1..$2 through the gateway, then asks nginx for each; prints how many nginx served with the same bytes.
+served_by_nginx() { # first last
+  local i path served=0
+  for i in $(seq "$1" "$2"); do curl -fs -o /dev/null "http://127.0.0.1:$gateway_port/api/v1/comments/$i"; done
+  for i in $(seq "$1" "$2"); do
+    path=/api/v1/comments/$i
+    for _ in $(seq 50); do [ "$(x_cache "$path")" = HIT ] && break; sleep 0.1; done
+    [ "$(x_cache "$path")" = HIT ] || fail "$path was not stored by the gateway"
+  done
+  for i in $(seq "$1" "$2"); do
+    path=/api/v1/comments/$i
+    if curl -fs -o "$work/nginx.body" "http://127.0.0.1:$nginx_port$path" \
+      && cmp -s "$work/nginx.body" <(curl -s "http://127.0.0.1:$gateway_port$path"); then
+      served=$((served + 1))
+    fi
+  done
+  echo "$served"
+}
+
+items_per_server() {
+  local port line counts=()
+  for port in "${ports[@]}"; do
+    exec 3<>"/dev/tcp/127.0.0.1/$port"; printf 'stats\r\nquit\r\n' >&3
+    line=$(tr -d '\r' <&3 | awk '$2 == "curr_items" {print $3}'); exec 3>&-
+    counts+=("$line")
+  done
+  echo "${counts[*]}"
+}
+
+need curl curl
+need memcached memcached
+need nginx nginx
+ls comments-service/target/comments-service-*.jar gateway/target/gateway-*.jar >/dev/null 2>&1 \
+  || ./mvnw -B -q package -DskipTests
+
+for port in "${ports[@]}"; do
+  memcached -u nobody -l 127.0.0.1 -p "$port" -m 16 >"$work/memcached-$port.log" 2>&1 &
+  pids+=($!)
+done
+java -Xmx96m -jar comments-service/target/comments-service-*.jar --server.port="$comments_port" \
+  >"$work/comments.log" 2>&1 &
+pids+=($!)
+
+mkdir -p "$work/nginx/logs" "$work/nginx/temp"
+cat >"$work/nginx/nginx.conf" <<CONF
+daemon on;
+pid $work/nginx.pid;
+error_log $work/nginx/logs/error.log;
+events { worker_connections 256; }
+http {
+    access_log off;
+    client_body_temp_path $work/nginx/temp;
+    proxy_temp_path $work/nginx/temp;
+    fastcgi_temp_path $work/nginx/temp;
+    uwsgi_temp_path $work/nginx/temp;
+    scgi_temp_path $work/nginx/temp;
+    upstream pool {
+        hash \$memcached_key consistent;
+        server 127.0.0.1:${ports[0]};
+        server 127.0.0.1:${ports[1]};
+        server 127.0.0.1:${ports[2]};
+    }
+    server {
+        listen 127.0.0.1:$nginx_port;
+        location / {
+            set \$memcached_key \$uri;
+            memcached_pass pool;
+            default_type application/json;
+        }
+    }
+}
+CONF
+nginx -p "$work/nginx" -c "$work/nginx/nginx.conf"
+await "http://127.0.0.1:$comments_port/actuator/health" 90
+
+log "gateway with memcached.ring=nginx: 100 paths stored through it, then asked of nginx"
+start_gateway nginx
+served=$(served_by_nginx 1 100)
+log "nginx served $served of 100 items the gateway stored; items per server: $(items_per_server)"
+stop_gateway
+[ "$served" -eq 100 ] || fail "nginx served $served of 100, expected all"
+for count in $(items_per_server); do [ "$count" -gt 0 ] || fail "a server got no item"; done
+
+log "control, gateway with the default ring (libmemcached): nginx must miss some"
+flush_all
+start_gateway libmemcached
+control=$(served_by_nginx 101 200)
+log "nginx served $control of 100 items the gateway stored with the other ring"
+stop_gateway
+[ "$control" -lt 100 ] || fail "nginx found every item with a ring it does not use: the check cannot tell"
+log "passed: the nginx ring agrees with nginx on all 100 keys; the libmemcached ring on $control"

@@ -1,0 +1,123 @@
+#!/usr/bin/env bash
+# Load with faults on a pool of three memcached servers: wrk cycles through 300 cached paths in three phases, a
+# baseline, one server hung (SIGSTOP) for 6 s, and one server killed (SIGKILL). It prints non-2xx answers and the
+# p99 latency of each phase, then the share of HITs on one pass over the 300 paths after the kill: about two thirds,
+# since only the killed server's keys go to the backend. The target is 0 non-2xx in every phase.
+#
+#   scripts/fault-pool.sh        (needs memcached and wrk, from Debian's packages, and the built jars)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+ports=(51211 51212 51213)
+comments_port=54567
+gateway_port=58080
+management_port=58081
+phase_seconds=${PHASE_SECONDS:-12}
+work=$(mktemp -d)
+pids=()
+declare -A memcached_pid
+
+log() { printf 'fault-pool: %s\n' "$*"; }
+
+cleanup() {
+  local rc=$?
+  for pid in "${pids[@]}" "${memcached_pid[@]}"; do kill -CONT "$pid" 2>/dev/null || true; kill "$pid" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+  if [ "$rc" -ne 0 ]; then tail -n 30 "$work"/*.log 2>/dev/null || true; fi
+  rm -rf "$work"
+  exit "$rc"
+}
+trap cleanup EXIT INT TERM
+
+need() {
+  command -v "$1" >/dev/null && return 0
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    apt-get install -y -qq "$2" >/dev/null 2>&1 || { apt-get update -qq >/dev/null && apt-get install -y -qq "$2" >/dev/null; }
+  fi
+  command -v "$1" >/dev/null || { log "$1 is missing (Debian package $2)"; exit 1; }
+}
+
+await() { # url seconds
+  local deadline=$((SECONDS + $2))
+  until curl -fs -o /dev/null --max-time 2 "$1"; do
+    [ "$SECONDS" -lt "$deadline" ] || { log "no answer from $1 within $2 s"; exit 1; }
+    sleep 0.5
+  done
+}
+
+x_cache() { curl -s -o /dev/null -D - --max-time 5 "http://127.0.0.1:$gateway_port$1" | tr -d '\r' | awk -F': ' 'tolower($1) == "x-cache" {print $2}'; }
+
+hit_share() {
+  local i hits=0
+  for i in $(seq 1 300); do [ "$(x_cache "/api/v1/comments/$i")" = HIT ] && hits=$((hits + 1)); done
+  echo "$hits"
+}
+
+# wrk for one phase; the phase's events run in the background while it measures.
+phase() { # name
+  wrk -t2 -c50 -d"${phase_seconds}s" --latency -s "$work/paths.lua" "http://127.0.0.1:$gateway_port" >"$work/$1.txt" 2>&1
+  local non2xx p99 requests errors
+  requests=$(awk '/requests in/ {print $1}' "$work/$1.txt")
+  non2xx=$(awk '/Non-2xx or 3xx responses/ {print $NF}' "$work/$1.txt")
+  errors=$(awk '/Socket errors/ {sub(/.*Socket errors: /, ""); print}' "$work/$1.txt")
+  p99=$(awk '$1 == "99%" {print $2}' "$work/$1.txt")
+  rows+=("| $1 | $requests | ${non2xx:-0} | ${errors:-none} | $p99 |")
+  total_non2xx=$((total_non2xx + ${non2xx:-0}))
+}
+
+need memcached memcached
+need wrk wrk
+ls comments-service/target/comments-service-*.jar gateway/target/gateway-*.jar >/dev/null 2>&1 \
+  || ./mvnw -B -q package -DskipTests
+
+cat >"$work/paths.lua" <<'LUA'
+-- Cycles through /api/v1/comments/1 to /api/v1/comments/300, so that every server of the pool gets its keys.
+local n = 0
+request = function()
+  n = n % 300 + 1
+  return wrk.format("GET", "/api/v1/comments/" .. n)
+end
+LUA
+
+for port in "${ports[@]}"; do
+  memcached -u nobody -l 127.0.0.1 -p "$port" -m 64 >"$work/memcached-$port.log" 2>&1 &
+  memcached_pid[$port]=$!
+done
+java -jar comments-service/target/comments-service-*.jar --server.port="$comments_port" \
+  --comments.max-age=3600s >"$work/comments.log" 2>&1 &
+pids+=($!)
+java -jar gateway/target/gateway-*.jar --server.port="$gateway_port" \
+  --management.server.port="$management_port" \
+  --memcached.servers="127.0.0.1:${ports[0]},127.0.0.1:${ports[1]},127.0.0.1:${ports[2]}" \
+  --comments-service.uri="http://127.0.0.1:$comments_port" >"$work/gateway.log" 2>&1 &
+pids+=($!)
+await "http://127.0.0.1:$comments_port/actuator/health" 90
+await "http://127.0.0.1:$management_port/actuator/health" 90
+
+for i in $(seq 1 300); do curl -fs -o /dev/null "http://127.0.0.1:$gateway_port/api/v1/comments/$i"; done
+sleep 1
+log "before the faults: $(hit_share) of 300 paths HIT"
+
+rows=() total_non2xx=0
+log "phase 1: baseline, ${phase_seconds} s"
+phase baseline
+log "phase 2: the server on ${ports[1]} hung (SIGSTOP) from 3 s to 9 s"
+( sleep 3; kill -STOP "${memcached_pid[${ports[1]}]}"; sleep 6; kill -CONT "${memcached_pid[${ports[1]}]}" ) &
+hang=$!
+phase "one hung for 6 s"
+wait "$hang"
+log "phase 3: the server on ${ports[2]} killed (SIGKILL) at the start"
+kill -9 "${memcached_pid[${ports[2]}]}"
+phase "one killed"
+hits=$(hit_share)
+
+echo
+echo "| phase | requests | non-2xx | socket errors | p99 |"
+echo "|---|---|---|---|---|"
+printf '%s\n' "${rows[@]}"
+echo
+echo "After the kill, one pass over the 300 paths: $hits HITs ($((hits * 100 / 300))%)."
+echo
+echo "Circuit breakers, from the gateway's log:"
+grep -o 'memcached [^ ]* circuit breaker .*' "$work/gateway.log" || echo "  (no transition)"
+[ "$total_non2xx" = 0 ]
