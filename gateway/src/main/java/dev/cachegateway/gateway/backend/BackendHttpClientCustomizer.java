@@ -27,8 +27,10 @@ class BackendHttpClientCustomizer implements HttpClientCustomizer {
                     ChannelPipeline pipeline = channel.pipeline();
                     // HTTP/1.1 only: an HTTP/2 connection frames each answer by itself.
                     if (pipeline.get(NettyPipeline.HttpCodec) instanceof HttpClientCodec) {
-                        pipeline.addAfter(NettyPipeline.HttpCodec, ResponseFramingGuard.NAME,
-                                new ResponseFramingGuard());
+                        ResponseFramingGuard guard = new ResponseFramingGuard();
+                        pipeline.addAfter(NettyPipeline.HttpCodec, ResponseFramingGuard.NAME, guard);
+                        pipeline.addBefore(NettyPipeline.HttpCodec, ResponseFramingGuard.NAME + ".rawBytes",
+                                guard.rawBytes());
                         pipeline.addAfter(NettyPipeline.HttpCodec, InterimResponseFilter.NAME,
                                 new InterimResponseFilter());
                     }

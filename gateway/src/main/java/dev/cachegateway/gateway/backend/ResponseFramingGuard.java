@@ -1,7 +1,9 @@
 package dev.cachegateway.gateway.backend;
 
+import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelPromise;
 import io.netty.handler.codec.http.HttpObject;
 import io.netty.handler.codec.http.HttpRequest;
@@ -15,8 +17,10 @@ import io.netty.util.ReferenceCountUtil;
  * after the answer's last part; so do bytes that arrive while no request is waiting for an answer.
  *
  * <p>The last part of an answer is held back until the end of the read it came in, so that anything decoded after
- * it in the same read is seen before the connection goes back to the pool. Junk without a line end stays in the
- * decoder and is seen only with the next answer, which then fails to decode: see {@link ReusedConnectionRetryFilter}.
+ * it in the same read is seen before the connection goes back to the pool. Bytes that do not make a message (junk
+ * without a line end) stay in the decoder; {@link RawBytes}, in front of the decoder, sees them left over. What
+ * still slips through (junk after a head split over two reads) makes the next answer fail to decode: see
+ * {@link ReusedConnectionRetryFilter}.
  */
 final class ResponseFramingGuard extends ChannelDuplexHandler {
 
@@ -25,6 +29,13 @@ final class ResponseFramingGuard extends ChannelDuplexHandler {
     private boolean awaitingAnswer;
 
     private LastHttpContent heldEnd;
+
+    private boolean surplus;
+
+    /** The handler that goes in front of the decoder, to see the raw bytes this guard's answers are made of. */
+    ChannelInboundHandlerAdapter rawBytes() {
+        return new RawBytes();
+    }
 
     @Override
     public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
@@ -56,6 +67,9 @@ final class ResponseFramingGuard extends ChannelDuplexHandler {
 
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) {
+        if (surplus) {
+            ctx.close();
+        }
         releaseHeldEnd(ctx);
         ctx.fireChannelReadComplete();
     }
@@ -80,6 +94,37 @@ final class ResponseFramingGuard extends ChannelDuplexHandler {
         if (heldEnd != null) {
             ReferenceCountUtil.release(heldEnd);
             heldEnd = null;
+        }
+    }
+
+    /**
+     * Sees each read's bytes go into the decoder. Bytes while no answer is awaited are surplus at once. When an
+     * answer ended in a read and the decoder left some of its bytes unread, they are surplus too: the decoder works
+     * on the read's own buffer when it holds nothing from before, so the bytes it did not take are still readable.
+     */
+    private final class RawBytes extends ChannelInboundHandlerAdapter {
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            if (!(msg instanceof ByteBuf bytes)) {
+                ctx.fireChannelRead(msg);
+                return;
+            }
+            if (!awaitingAnswer && heldEnd == null) {
+                bytes.release();
+                ctx.close();
+                return;
+            }
+            bytes.retain();
+            try {
+                ctx.fireChannelRead(bytes);
+                if (heldEnd != null && bytes.isReadable()) {
+                    surplus = true;
+                }
+            }
+            finally {
+                bytes.release();
+            }
         }
     }
 }

@@ -52,6 +52,21 @@ class OddBackendAnswerTests extends CacheIntegrationTest {
     }
 
     @Test
+    void closesAConnectionThatHoldsJunkAfterItsAnswer() {
+        // Without a line end the junk makes no message of its own: it would be the start of the next answer.
+        rawBackend.script("/raw/junk", (onPath, onConnection) -> Answer.of(JSON_HEAD
+                + "Content-Length: 5\r\n\r\n[1,2]0BE-4C8C-BBE4"));
+        rawBackend.script("/raw/after-junk", (onPath, onConnection) -> Answer.of(JSON_HEAD
+                + "Content-Length: 6\r\n\r\n\"real\""));
+
+        client.get().uri("/raw/junk").exchange().expectStatus().isOk().expectBody(String.class).isEqualTo("[1,2]");
+        // A POST, which is never sent twice, must get the real answer at the first try.
+        client.post().uri("/raw/after-junk").exchange()
+                .expectStatus().isOk()
+                .expectBody(String.class).isEqualTo("\"real\"");
+    }
+
+    @Test
     void sendsAGetAgainWhenItsReusedConnectionIsClosedBeforeTheAnswer() {
         // Like a backend whose keep-alive timeout ends just as the gateway reuses the connection.
         rawBackend.script("/raw/keep-alive", (onPath, onConnection) -> onConnection > 1 ? Answer.hangUp()
