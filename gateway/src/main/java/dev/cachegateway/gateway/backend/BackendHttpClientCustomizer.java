@@ -37,8 +37,7 @@ class BackendHttpClientCustomizer implements HttpClientCustomizer {
                 })
                 .doOnRequest((request, connection) -> {
                     boolean reused = connection.channel().attr(USED).getAndSet(Boolean.TRUE) != null;
-                    request.currentContextView().<ReusedConnectionRetryFilter.Attempt>getOrEmpty(
-                            ReusedConnectionRetryFilter.Attempt.class).ifPresent(attempt -> attempt.connectionReused(reused));
+                    ReusedConnectionRetryFilter.Attempt.note(request.currentContextView(), reused);
                 });
     }
 }

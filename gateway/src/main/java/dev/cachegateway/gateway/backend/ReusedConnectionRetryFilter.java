@@ -6,6 +6,7 @@ import dev.cachegateway.gateway.logging.BurstLog;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
 import reactor.util.context.Context;
+import reactor.util.context.ContextView;
 
 import org.springframework.cloud.gateway.filter.GatewayFilterChain;
 import org.springframework.cloud.gateway.filter.GlobalFilter;
@@ -70,8 +71,9 @@ class ReusedConnectionRetryFilter implements GlobalFilter, Ordered {
 
         private volatile boolean reused;
 
-        void connectionReused(boolean reused) {
-            this.reused = reused;
+        /** Notes on the attempt in {@code context}, if there is one, whether its connection was reused. */
+        static void note(ContextView context, boolean reused) {
+            context.<Attempt>getOrEmpty(Attempt.class).ifPresent(attempt -> attempt.reused = reused);
         }
     }
 }
