@@ -65,7 +65,7 @@ final class BackendFallback {
                 .map(Optional::of)
                 .defaultIfEmpty(Optional.empty())
                 .flatMap(shared -> {
-                    if (shared.isEmpty()) {
+                    if (shared.isEmpty() || !canTake(exchange.getRequest().getHeaders(), shared.get())) {
                         return fetch(exchange, chain, key, null);
                     }
                     metrics.coalesced();
@@ -87,6 +87,12 @@ final class BackendFallback {
                     }
                 });
         return chain.filter(exchange.mutate().response(response).build());
+    }
+
+    // The leader's answer may be gzip for a client that takes it; one that does not asks the backend itself.
+    private static boolean canTake(HttpHeaders requestHeaders, CapturedResponse shared) {
+        return !"gzip".equalsIgnoreCase(shared.headers().getFirst(HttpHeaders.CONTENT_ENCODING))
+                || CachedResponseWriter.acceptsGzip(requestHeaders);
     }
 
     private static Mono<Void> writeShared(ServerHttpResponse response, CapturedResponse shared) {

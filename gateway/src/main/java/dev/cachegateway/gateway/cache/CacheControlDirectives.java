@@ -12,6 +12,9 @@ import java.util.Map;
  */
 final class CacheControlDirectives {
 
+    /** What RFC 9111 says to use for a delta-seconds value too large to represent. */
+    static final long MAX_DELTA_SECONDS = 2_147_483_648L;
+
     private final Map<String, String> directives;
 
     private CacheControlDirectives(Map<String, String> directives) {
@@ -41,16 +44,16 @@ final class CacheControlDirectives {
     }
 
     /**
-     * The seconds of a delta-seconds directive such as {@code max-age}. A value that is not a number counts as 0:
-     * RFC 9111 treats an invalid freshness lifetime as already stale.
+     * The seconds of a delta-seconds directive such as {@code max-age}, or -1 if it is absent or its value is not
+     * delta-seconds ({@code max-age=1h}, {@code max-age=-1}): an invalid directive is ignored (RFC 9111 4.2.1). A
+     * value too large to represent is 2^31, as RFC 9111 (1.2.2) says.
      */
     long seconds(String name) {
-        try {
-            return Math.max(0, Long.parseLong(directives.getOrDefault(name, "0")));
+        String value = directives.get(name);
+        if (value == null || value.isEmpty() || !value.chars().allMatch(c -> c >= '0' && c <= '9')) {
+            return -1;
         }
-        catch (NumberFormatException ex) {
-            return 0;
-        }
+        return value.length() > 10 ? MAX_DELTA_SECONDS : Math.min(Long.parseLong(value), MAX_DELTA_SECONDS);
     }
 
     private static void add(String directive, Map<String, String> directives) {
@@ -59,8 +62,14 @@ final class CacheControlDirectives {
             return;
         }
         int equals = trimmed.indexOf('=');
-        String name = (equals < 0 ? trimmed : trimmed.substring(0, equals)).trim().toLowerCase(Locale.ROOT);
-        String value = equals < 0 ? "" : trimmed.substring(equals + 1).trim();
+        String name = (equals < 0 ? trimmed : trimmed.substring(0, equals)).toLowerCase(Locale.ROOT);
+        String value = equals < 0 ? "" : trimmed.substring(equals + 1);
+        // directive = token [ "=" ( token / quoted-string ) ], with no whitespace around "=": "max-age = 60" is not
+        // a max-age, and is ignored rather than guessed at.
+        if (name.isEmpty() || !name.chars().noneMatch(Character::isWhitespace)
+                || (!value.isEmpty() && Character.isWhitespace(value.charAt(0)))) {
+            return;
+        }
         if (value.length() >= 2 && value.startsWith("\"") && value.endsWith("\"")) {
             value = value.substring(1, value.length() - 1);
         }

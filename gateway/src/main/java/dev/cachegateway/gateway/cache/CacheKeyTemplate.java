@@ -1,15 +1,22 @@
 package dev.cachegateway.gateway.cache;
 
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import org.springframework.http.HttpHeaders;
+
 /**
  * Turns a request into its memcached key, as nginx's {@code set $memcached_key ...} does. The template may use
- * {@code $uri} (the decoded, normalised path), {@code $args} (the raw query string) and {@code $is_args}
- * ({@code ?} when there is a query string); the default is {@code $uri}. The key is escaped like nginx's
- * {@code NGX_ESCAPE_MEMCACHED}, so that items written for nginx are found under the same keys.
+ * {@code $uri} (the decoded, normalised path), {@code $args} (the raw query string), {@code $is_args}
+ * ({@code ?} when there is a query string) and {@code $http_<name>} (a request header: {@code $http_accept_language}
+ * is {@code Accept-Language}; several lines of it are joined with ", " and a missing one is empty, as in nginx);
+ * the default is {@code $uri}. The key is escaped like nginx's {@code NGX_ESCAPE_MEMCACHED}, so that items written
+ * for nginx are found under the same keys.
  */
 public final class CacheKeyTemplate {
 
@@ -24,14 +31,18 @@ public final class CacheKeyTemplate {
 
     private final List<Part> parts;
 
-    private CacheKeyTemplate(String source, List<Part> parts) {
+    private final Set<String> headerNames;
+
+    private CacheKeyTemplate(String source, List<Part> parts, Set<String> headerNames) {
         this.source = source;
         this.parts = parts;
+        this.headerNames = headerNames;
     }
 
     /** Parses a template; an unknown variable fails here, at start-up, rather than on every request. */
     public static CacheKeyTemplate parse(String template) {
         List<Part> parts = new ArrayList<>();
+        Set<String> headerNames = new LinkedHashSet<>();
         Matcher matcher = VARIABLE.matcher(template);
         int literalStart = 0;
         while (matcher.find()) {
@@ -39,7 +50,14 @@ public final class CacheKeyTemplate {
                 parts.add(new Literal(template.substring(literalStart, matcher.start())));
             }
             String name = matcher.group(1) != null ? matcher.group(1) : matcher.group(2);
-            parts.add(variable(name, template));
+            if (name.startsWith("http_")) {
+                String header = name.substring("http_".length()).replace('_', '-').toLowerCase(Locale.ROOT);
+                headerNames.add(header);
+                parts.add(new Header(header));
+            }
+            else {
+                parts.add(variable(name, template));
+            }
             literalStart = matcher.end();
         }
         if (literalStart < template.length()) {
@@ -48,7 +66,12 @@ public final class CacheKeyTemplate {
         if (parts.isEmpty()) {
             throw new IllegalArgumentException("The memcached key template is empty");
         }
-        return new CacheKeyTemplate(template, List.copyOf(parts));
+        return new CacheKeyTemplate(template, List.copyOf(parts), Set.copyOf(headerNames));
+    }
+
+    /** The request headers the key is made of, in lower case, such as {@code accept-language}. */
+    public Set<String> headerNames() {
+        return headerNames;
     }
 
     /**
@@ -56,9 +79,14 @@ public final class CacheKeyTemplate {
      * memcached's 250 bytes. Such a request bypasses the cache.
      */
     public String render(String rawPath, String rawQuery) {
+        return render(rawPath, rawQuery, HttpHeaders.EMPTY);
+    }
+
+    /** As {@link #render(String, String)}, with the request's headers for the {@code $http_} variables. */
+    public String render(String rawPath, String rawQuery, HttpHeaders headers) {
         StringBuilder key = new StringBuilder(rawPath.length() + 16);
         for (Part part : parts) {
-            String value = part.value(rawPath, rawQuery);
+            String value = part.value(rawPath, rawQuery, headers);
             if (value == null) {
                 return null;
             }
@@ -103,11 +131,11 @@ public final class CacheKeyTemplate {
 
     private static Part variable(String name, String template) {
         return switch (name) {
-            case "uri" -> (path, query) -> NginxUri.of(path);
-            case "args" -> (path, query) -> query != null ? query : "";
-            case "is_args" -> (path, query) -> query != null && !query.isEmpty() ? "?" : "";
+            case "uri" -> (path, query, headers) -> NginxUri.of(path);
+            case "args" -> (path, query, headers) -> query != null ? query : "";
+            case "is_args" -> (path, query, headers) -> query != null && !query.isEmpty() ? "?" : "";
             default -> throw new IllegalArgumentException("Unknown variable $" + name + " in memcached key template '"
-                    + template + "'; use $uri, $args or $is_args");
+                    + template + "'; use $uri, $args, $is_args or $http_<header>");
         };
     }
 
@@ -118,14 +146,24 @@ public final class CacheKeyTemplate {
 
     private interface Part {
 
-        String value(String rawPath, String rawQuery);
+        String value(String rawPath, String rawQuery, HttpHeaders headers);
     }
 
     private record Literal(String text) implements Part {
 
         @Override
-        public String value(String rawPath, String rawQuery) {
+        public String value(String rawPath, String rawQuery, HttpHeaders headers) {
             return text;
+        }
+    }
+
+    /** nginx joins the lines of a header with ", ", but those of Cookie with "; ". */
+    private record Header(String name) implements Part {
+
+        @Override
+        public String value(String rawPath, String rawQuery, HttpHeaders headers) {
+            List<String> lines = headers.get(name);
+            return lines == null ? "" : String.join(name.equals("cookie") ? "; " : ", ", lines);
         }
     }
 }

@@ -58,7 +58,9 @@ final class MemcachedCacheFilter implements GatewayFilter, Ordered {
     public Mono<Void> filter(ServerWebExchange exchange, GatewayFilterChain chain) {
         ServerHttpRequest request = exchange.getRequest();
         Bypass bypass = bypassReason(request);
-        String key = bypass == null ? keys.render(request.getURI().getRawPath(), request.getURI().getRawQuery()) : null;
+        String key = bypass == null
+                ? keys.render(request.getURI().getRawPath(), request.getURI().getRawQuery(), request.getHeaders())
+                : null;
         if (bypass != null || key == null) {
             metrics.bypass(bypass != null ? bypass : Bypass.KEY);
             return BackendFallback.pass(exchange, chain, CacheStatus.BYPASS);
@@ -66,7 +68,9 @@ final class MemcachedCacheFilter implements GatewayFilter, Ordered {
         // Hit or miss is decided before anything is written: a write is an empty Mono, so chaining the
         // fallback on emptiness would send every hit to the backend as well.
         return memcached.get(key)
-                .map(Lookup::hit)
+                // A gzip item a client cannot decode is as good as none; the backend's answer to that client is
+                // not stored, since it would replace the item that gzip clients are served.
+                .map(item -> hits.canAnswer(request.getHeaders(), item) ? Lookup.hit(item) : Lookup.UNUSABLE)
                 .defaultIfEmpty(Lookup.MISS)
                 .onErrorResume(failure -> {
                     // An open breaker is logged once, when it opens.
@@ -76,6 +80,10 @@ final class MemcachedCacheFilter implements GatewayFilter, Ordered {
                     return Mono.just(Lookup.ERROR);
                 })
                 .flatMap(lookup -> {
+                    if (lookup == Lookup.UNUSABLE) {
+                        metrics.lookup(CacheStatus.MISS);
+                        return BackendFallback.pass(exchange, chain, CacheStatus.BYPASS);
+                    }
                     metrics.lookup(lookup.status());
                     return switch (lookup.status()) {
                         case HIT -> hits.write(exchange, lookup.item());
@@ -115,6 +123,8 @@ final class MemcachedCacheFilter implements GatewayFilter, Ordered {
         static final Lookup MISS = new Lookup(CacheStatus.MISS, null);
 
         static final Lookup ERROR = new Lookup(CacheStatus.ERROR, null);
+
+        static final Lookup UNUSABLE = new Lookup(CacheStatus.BYPASS, null);
 
         static Lookup hit(CachedItem item) {
             return new Lookup(CacheStatus.HIT, item);

@@ -46,11 +46,11 @@ public class MemcachedCacheGatewayFilterFactory
         int gzipFlag = orDefault(config.gzipFlag, defaults.getGzipFlag());
         StorePolicy policy = new StorePolicy(defaults.getStoreStatuses(),
                 orDefault(config.defaultTtl, defaults.getDefaultTtl()), orDefault(config.maxTtl, defaults.getMaxTtl()),
-                contentType, gzipFlag, defaults.getMaxItemSize().toBytes());
+                contentType, gzipFlag, defaults.getMaxItemSize().toBytes(), keys.headerNames());
+        CachedResponseWriter hits = new CachedResponseWriter(contentType, gzipFlag);
         BackendFallback fallback = new BackendFallback(orDefault(config.store, defaults.isStore()), policy, store,
                 inFlight, defaults.getLockTimeout(), metrics);
-        return new MemcachedCacheFilter(memcached, keys, defaults.getBypassHeaders(),
-                new CachedResponseWriter(contentType, gzipFlag), fallback, metrics);
+        return new MemcachedCacheFilter(memcached, keys, defaults.getBypassHeaders(), hits, fallback, metrics);
     }
 
     @Override

@@ -15,7 +15,7 @@ import org.springframework.util.unit.DataSize;
 @ConfigurationProperties("memcached.cache")
 public class MemcachedCacheProperties {
 
-    /** The key template, per route: nginx's {@code $memcached_key}, from $uri, $args and $is_args. */
+    /** The key template, per route: nginx's {@code $memcached_key}, from $uri, $args, $is_args and $http_<name>. */
     private String keyTemplate = "$uri";
 
     /** The Content-Type of a hit, per route: memcached stores no type, so this is nginx's {@code default_type}. */
@@ -30,8 +30,8 @@ public class MemcachedCacheProperties {
     /** Whether a route stores cacheable backend answers on a miss, per route; off, it only looks up, like nginx. */
     private boolean store = true;
 
-    /** How long an answer lives when it has no s-maxage, max-age or Expires, per route. */
-    private Duration defaultTtl = Duration.ofSeconds(60);
+    /** How long an answer lives when it has no s-maxage, max-age or Expires, per route; 0 (off) stores none. */
+    private Duration defaultTtl = Duration.ZERO;
 
     /** The longest an answer may live whatever it says, per route; memcached itself takes at most 30 days. */
     private Duration maxTtl = Duration.ofDays(1);

@@ -17,12 +17,14 @@ record StoreDecision(Skip skipped, int ttlSeconds, int flags) {
         STATUS,
         /** It sets a cookie, which must never be shared. */
         SET_COOKIE,
-        /** {@code Vary: *}: it depends on more than the URL. */
+        /** {@code Vary: *}, or a {@code Vary} header the route's key does not include. */
         VARY,
         /** {@code Cache-Control} has {@code private}, {@code no-store} or {@code no-cache}. */
         CACHE_CONTROL,
         /** Its freshness lifetime is zero or already over. */
         EXPIRED,
+        /** No {@code s-maxage}, {@code max-age} or {@code Expires}, on a route without a default TTL. */
+        NO_FRESHNESS,
         /** A content coding other than gzip, or gzip on a route without a gzip flag. */
         CONTENT_ENCODING,
         /** A Content-Type other than the one a hit on this route is served with. */

@@ -2,6 +2,7 @@ package dev.cachegateway.gateway.cache;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 
 import dev.cachegateway.gateway.cache.StoreDecision.Skip;
@@ -15,7 +16,9 @@ import org.springframework.http.MediaType;
 /**
  * HTTP's rules for a shared cache, applied to a backend answer: what may be stored, and for how long. The
  * freshness lifetime comes from {@code s-maxage}, then {@code max-age}, then {@code Expires}, less the answer's
- * {@code Age}; an answer with none of them lives for the route's default.
+ * {@code Age}; an answer with none of them lives for the route's default, which is off unless the route sets one
+ * (as nginx's {@code proxy_cache_valid}). No header value makes it throw: an invalid one is ignored or, for
+ * {@code Expires}, means already expired (RFC 9111 5.3).
  */
 final class StorePolicy {
 
@@ -34,14 +37,21 @@ final class StorePolicy {
 
     private final long maxItemSize;
 
+    private final Set<String> keyedHeaders;
+
+    /**
+     * @param keyedHeaders the request headers, in lower case, that the route's key is made of: an answer that
+     * varies on any other header would be served to requests it was not meant for
+     */
     StorePolicy(List<Integer> statuses, Duration defaultTtl, Duration maxTtl, MediaType contentType, int gzipFlag,
-            long maxItemSize) {
+            long maxItemSize, Set<String> keyedHeaders) {
         this.statuses = Set.copyOf(statuses);
         this.maxTtl = Math.min(maxTtl.toSeconds(), MEMCACHED_MAX_TTL_SECONDS);
         this.defaultTtl = Math.min(defaultTtl.toSeconds(), this.maxTtl);
         this.contentType = contentType;
         this.gzipFlag = gzipFlag;
         this.maxItemSize = maxItemSize;
+        this.keyedHeaders = Set.copyOf(keyedHeaders);
     }
 
     long maxItemSize() {
@@ -58,7 +68,7 @@ final class StorePolicy {
         if (headers.containsHeader(HttpHeaders.SET_COOKIE)) {
             return StoreDecision.skip(Skip.SET_COOKIE);
         }
-        if (headers.getVary().contains("*")) {
+        if (!keyCoversVary(headers)) {
             return StoreDecision.skip(Skip.VARY);
         }
         CacheControlDirectives cacheControl =
@@ -66,7 +76,7 @@ final class StorePolicy {
         if (cacheControl.has("private") || cacheControl.has("no-store") || cacheControl.has("no-cache")) {
             return StoreDecision.skip(Skip.CACHE_CONTROL);
         }
-        if (headers.getContentLength() > maxItemSize) {
+        if (contentLength(headers) > maxItemSize) {
             return StoreDecision.skip(Skip.TOO_LARGE);
         }
         if (!hasRouteContentType(headers)) {
@@ -76,8 +86,38 @@ final class StorePolicy {
         if (flags == null) {
             return StoreDecision.skip(Skip.CONTENT_ENCODING);
         }
-        long ttl = Math.min(freshnessLifetime(cacheControl, headers, nowMillis), maxTtl);
+        Long lifetime = Freshness.lifetime(cacheControl, headers, nowMillis);
+        if (lifetime == null && defaultTtl == 0) {
+            return StoreDecision.skip(Skip.NO_FRESHNESS);
+        }
+        long ttl = Math.min(lifetime != null ? lifetime : defaultTtl, maxTtl);
         return ttl > 0 ? StoreDecision.store((int) ttl, flags) : StoreDecision.skip(Skip.EXPIRED);
+    }
+
+    /*
+     * A hit is found by its key alone, so every header the answer varies on must be part of the key. Accept-Encoding
+     * is the exception: a gzip item carries the gzip flag and is only served to clients that take gzip, and an
+     * identity body suits every client.
+     */
+    private boolean keyCoversVary(HttpHeaders headers) {
+        for (String name : headers.getVary()) {
+            String header = name.toLowerCase(Locale.ROOT);
+            if (header.equals("*") || !header.equals("accept-encoding") && !keyedHeaders.contains(header)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    // Spring's getContentLength() throws on a value that is not a number.
+    private static long contentLength(HttpHeaders headers) {
+        try {
+            String length = headers.getFirst(HttpHeaders.CONTENT_LENGTH);
+            return length != null ? Long.parseLong(length.trim()) : -1;
+        }
+        catch (NumberFormatException ex) {
+            return -1;
+        }
     }
 
     // A hit is served with the route's type, so an answer of another type would come back mislabelled.
@@ -97,35 +137,5 @@ final class StorePolicy {
             return 0;
         }
         return codings.equals(List.of("gzip")) && gzipFlag != 0 ? gzipFlag : null;
-    }
-
-    private long freshnessLifetime(CacheControlDirectives cacheControl, HttpHeaders headers, long nowMillis) {
-        long lifetime;
-        if (cacheControl.has("s-maxage")) {
-            lifetime = cacheControl.seconds("s-maxage");
-        }
-        else if (cacheControl.has("max-age")) {
-            lifetime = cacheControl.seconds("max-age");
-        }
-        else if (headers.containsHeader(HttpHeaders.EXPIRES)) {
-            long expires = headers.getExpires();
-            long date = headers.getDate() > 0 ? headers.getDate() : nowMillis;
-            // An Expires that does not parse means "already expired" (RFC 9111 5.3).
-            lifetime = expires > 0 ? (expires - date) / 1000 : 0;
-        }
-        else {
-            return defaultTtl;
-        }
-        return lifetime - age(headers);
-    }
-
-    private static long age(HttpHeaders headers) {
-        try {
-            String age = headers.getFirst("Age");
-            return age != null ? Math.max(0, Long.parseLong(age.trim())) : 0;
-        }
-        catch (NumberFormatException ex) {
-            return 0;
-        }
     }
 }

@@ -31,9 +31,26 @@ class CacheControlDirectivesTests {
     }
 
     @Test
-    void readsAnInvalidOrNegativeLifetimeAsZero() {
-        assertThat(CacheControlDirectives.parse(List.of("max-age=soon")).seconds("max-age")).isZero();
-        assertThat(CacheControlDirectives.parse(List.of("max-age=-5")).seconds("max-age")).isZero();
+    void ignoresALifetimeThatIsNotDeltaSeconds() {
+        assertThat(CacheControlDirectives.parse(List.of("max-age=soon")).seconds("max-age")).isEqualTo(-1);
+        assertThat(CacheControlDirectives.parse(List.of("max-age=-5")).seconds("max-age")).isEqualTo(-1);
+        assertThat(CacheControlDirectives.parse(List.of("max-age=3600a")).seconds("max-age")).isEqualTo(-1);
+        assertThat(CacheControlDirectives.parse(List.of("public")).seconds("max-age")).isEqualTo(-1);
+    }
+
+    @Test
+    void ignoresADirectiveWithWhitespaceAroundItsEqualsSign() {
+        assertThat(CacheControlDirectives.parse(List.of("max-age = 3600")).has("max-age")).isFalse();
+        assertThat(CacheControlDirectives.parse(List.of("max-age =3600")).has("max-age")).isFalse();
+        assertThat(CacheControlDirectives.parse(List.of("max-age= 3600")).has("max-age")).isFalse();
+        assertThat(CacheControlDirectives.parse(List.of(" max-age=3600 ")).seconds("max-age")).isEqualTo(3600);
+    }
+
+    @Test
+    void readsAnOverlongLifetimeAsTwoToTheThirtyFirst() {
+        assertThat(CacheControlDirectives.parse(List.of("max-age=99999999999999999999")).seconds("max-age"))
+                .isEqualTo(2_147_483_648L);
+        assertThat(CacheControlDirectives.parse(List.of("max-age=003600")).seconds("max-age")).isEqualTo(3600);
     }
 
     @Test

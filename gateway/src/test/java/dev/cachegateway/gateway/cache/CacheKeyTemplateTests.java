@@ -9,6 +9,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
+import org.springframework.http.HttpHeaders;
+
 class CacheKeyTemplateTests {
 
     private final CacheKeyTemplate uri = CacheKeyTemplate.parse("$uri");
@@ -90,6 +92,29 @@ class CacheKeyTemplateTests {
         String accented = "/" + "é".repeat(124) + "a";
         assertThat(uri.render(accented, null).getBytes(StandardCharsets.UTF_8)).hasSize(250);
         assertThat(uri.render(accented + "a", null)).isNull();
+    }
+
+    @Test
+    void takesARequestHeaderByItsNginxVariableName() {
+        CacheKeyTemplate byLanguage = CacheKeyTemplate.parse("$uri|$http_accept_language");
+        HttpHeaders headers = new HttpHeaders();
+        headers.add("Accept-Language", "en-GB");
+
+        assertThat(byLanguage.headerNames()).containsExactly("accept-language");
+        assertThat(byLanguage.render("/a", null, headers)).isEqualTo("/a|en-GB");
+        assertThat(byLanguage.render("/a", null, new HttpHeaders())).isEqualTo("/a|");
+    }
+
+    @Test
+    void joinsTheLinesOfAHeaderAsNginxDoesAndEscapesThem() {
+        CacheKeyTemplate template = CacheKeyTemplate.parse("$uri $http_x_tenant $http_cookie");
+        HttpHeaders headers = new HttpHeaders();
+        headers.add("X-Tenant", "a");
+        headers.add("x-tenant", "b\r\n");
+        headers.add("Cookie", "c=1");
+        headers.add("Cookie", "d=2");
+
+        assertThat(template.render("/p", null, headers)).isEqualTo("/p%20a,%20b%0D%0A%20c=1;%20d=2");
     }
 
     @Test

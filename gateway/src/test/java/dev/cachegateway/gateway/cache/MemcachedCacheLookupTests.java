@@ -78,7 +78,7 @@ class MemcachedCacheLookupTests extends CacheIntegrationTest {
         raw.set("/api/v1/comments/3", 2, 0, bytes(COMMENT));
 
         // A plain JDK client: WebTestClient would decompress the body and drop the header under test.
-        HttpResponse<byte[]> flagged = plainGet("/gzip/flagged");
+        HttpResponse<byte[]> flagged = plainGet("/gzip/flagged", "Accept-Encoding", "gzip");
         assertThat(flagged.headers().firstValue("X-Cache")).hasValue("HIT");
         assertThat(flagged.headers().firstValue("Content-Encoding")).hasValue("gzip");
         assertThat(flagged.body()).isEqualTo(gzipped);

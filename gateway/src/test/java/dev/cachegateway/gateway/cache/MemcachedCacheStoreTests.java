@@ -44,13 +44,22 @@ class MemcachedCacheStoreTests extends CacheIntegrationTest {
     }
 
     @Test
-    void storesForTheDefaultLifetimeWhenTheAnswerGivesNone() throws Exception {
+    void storesNothingWithoutExplicitFreshnessOnARouteWithoutADefaultLifetime() throws Exception {
         backend.reply("/api/v1/comments/2", Reply.json("{}", "public"));
 
-        client.get().uri("/api/v1/comments/2").exchange().expectHeader().valueEquals("X-Cache", "MISS");
+        client.get().uri("/api/v1/comments/2").exchange().expectHeader().valueEquals("X-Cache", "BYPASS");
 
-        awaitStored("/api/v1/comments/2");
-        assertThat(raw.ttl("/api/v1/comments/2")).isBetween(58L, 60L);
+        assertNotStored("/api/v1/comments/2");
+    }
+
+    @Test
+    void storesForTheRoutesDefaultLifetimeWhenTheAnswerGivesNone() throws Exception {
+        backend.reply("/default-ttl/2", Reply.json("{}", "public"));
+
+        client.get().uri("/default-ttl/2").exchange().expectHeader().valueEquals("X-Cache", "MISS");
+
+        awaitStored("/default-ttl/2");
+        assertThat(raw.ttl("/default-ttl/2")).isBetween(58L, 60L);
     }
 
     @ParameterizedTest(name = "Cache-Control: {0}")

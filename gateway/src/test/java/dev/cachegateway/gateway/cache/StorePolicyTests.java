@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Set;
 
 import dev.cachegateway.gateway.cache.StoreDecision.Skip;
 import org.junit.jupiter.api.Test;
@@ -21,7 +22,10 @@ class StorePolicyTests {
     static final long NOW = Instant.parse("2026-11-29T12:00:00Z").toEpochMilli();
 
     private final StorePolicy policy = new StorePolicy(List.of(200), Duration.ofSeconds(60), Duration.ofHours(1),
-            MediaType.APPLICATION_JSON, 2, 1024);
+            MediaType.APPLICATION_JSON, 2, 1024, Set.of("accept-language"));
+
+    private final StorePolicy noDefault = new StorePolicy(List.of(200), Duration.ZERO, Duration.ofHours(1),
+            MediaType.APPLICATION_JSON, 2, 1024, Set.of());
 
     @ParameterizedTest(name = "Cache-Control: {0} -> stored for {1} s")
     @CsvSource(delimiter = '|', textBlock = """
@@ -64,6 +68,71 @@ class StorePolicyTests {
     }
 
     @Test
+    void storesNothingWithoutExplicitFreshnessWhenTheRouteHasNoDefault() {
+        assertThat(noDefault.decide(HttpMethod.GET, HttpStatus.OK, json().cacheControl("public").headers, NOW)
+                .skipped()).isEqualTo(Skip.NO_FRESHNESS);
+        assertThat(noDefault.decide(HttpMethod.GET, HttpStatus.OK, json().cacheControl("max-age=5").headers, NOW))
+                .isEqualTo(StoreDecision.store(5, 0));
+    }
+
+    @ParameterizedTest(name = "Cache-Control: {0} -> no max-age")
+    @CsvSource(delimiter = '|', textBlock = """
+            max-age = 3600
+            max-age =3600
+            max-age= 3600
+            max-age=3600a
+            max-age=1h
+            """)
+    void ignoresAnInvalidMaxAgeAndFallsBackToTheDefault(String cacheControl) {
+        assertThat(decide(json().cacheControl(cacheControl))).isEqualTo(StoreDecision.store(60, 0));
+        assertThat(noDefault.decide(HttpMethod.GET, HttpStatus.OK, json().cacheControl(cacheControl).headers, NOW)
+                .skipped()).isEqualTo(Skip.NO_FRESHNESS);
+    }
+
+    @Test
+    void neverThrowsOnAnInvalidDateAndTakesTheTimeOfReceiptInstead() {
+        Headers headers = json().header(HttpHeaders.DATE, "foo").header(HttpHeaders.EXPIRES,
+                "Sun, 29 Nov 2026 12:00:30 GMT");
+
+        assertThat(decide(headers)).isEqualTo(StoreDecision.store(30, 0));
+    }
+
+    @ParameterizedTest(name = "Expires: {0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            Sun, 29 Nov 2026 13:00:00 GMT        | 3600
+            Sunday, 29-Nov-26 13:00:00 GMT       | 3600
+            Sun Nov 29 13:00:00 2026             | 3600
+            SUN, 29 nov 2026 13:00:00 gmt        | 3600
+            Sun, 29 Nov 2026 3:00:00 GMT         | 0
+            Sun, 29 Nov 2026 13:00:00 UTC        | 0
+            Sun, 29 Nov 26 13:00:00 GMT          | 0
+            Sun 29 Nov 2026 13:00:00 GMT         | 0
+            Sun, 29-Nov-2026 13:00:00 GMT        | 0
+            Sun, 29 Nov 2026 13.00.00 GMT        | 0
+            Sun, 31 Nov 2026 13:00:00 GMT        | 0
+            foo                                  | 0
+            """)
+    void understandsTheThreeHttpDateFormatsAndTakesAnythingElseAsExpired(String expires, int ttl) {
+        StoreDecision decision = decide(json().header(HttpHeaders.DATE, "Sun, 29 Nov 2026 12:00:00 GMT")
+                .header(HttpHeaders.EXPIRES, expires));
+
+        assertThat(decision).isEqualTo(ttl > 0 ? StoreDecision.store(ttl, 0) : StoreDecision.skip(Skip.EXPIRED));
+    }
+
+    @Test
+    void takesTwoExpiresLinesAsExpired() {
+        Headers headers = json().header(HttpHeaders.EXPIRES, "Sun, 29 Nov 2026 13:00:00 GMT")
+                .header(HttpHeaders.EXPIRES, "Sun, 29 Nov 2026 13:00:01 GMT");
+
+        assertThat(decide(headers).skipped()).isEqualTo(Skip.EXPIRED);
+    }
+
+    @Test
+    void neverThrowsOnAContentLengthThatIsNotANumber() {
+        assertThat(decide(json().header(HttpHeaders.CONTENT_LENGTH, "lots")).stores()).isTrue();
+    }
+
+    @Test
     void subtractsTheAgeAnUpstreamCacheReports() {
         assertThat(decide(json().cacheControl("max-age=60").header("Age", "50"))).isEqualTo(StoreDecision.store(10, 0));
         assertThat(decide(json().cacheControl("max-age=60").header("Age", "60")).skipped()).isEqualTo(Skip.EXPIRED);
@@ -86,7 +155,22 @@ class StorePolicyTests {
     void neverStoresAnAnswerThatSetsACookieOrVariesOnEverything() {
         assertThat(decide(json().header(HttpHeaders.SET_COOKIE, "session=1")).skipped()).isEqualTo(Skip.SET_COOKIE);
         assertThat(decide(json().header(HttpHeaders.VARY, "*")).skipped()).isEqualTo(Skip.VARY);
-        assertThat(decide(json().header(HttpHeaders.VARY, "Accept-Encoding")).stores()).isTrue();
+        assertThat(decide(json().header(HttpHeaders.VARY, "Accept-Language, *")).skipped()).isEqualTo(Skip.VARY);
+    }
+
+    @ParameterizedTest(name = "Vary: {0} -> stored: {1}")
+    @CsvSource(delimiter = '|', textBlock = """
+            Accept-Encoding                  | true
+            accept-language                  | true
+            'Accept-Encoding, ACCEPT-Language' | true
+            Foo                              | false
+            'Accept-Language, Foo'           | false
+            """)
+    void storesAVaryingAnswerOnlyWhenTheKeyIncludesEveryHeaderItNames(String vary, boolean stored) {
+        assertThat(decide(json().header(HttpHeaders.VARY, vary)).stores()).isEqualTo(stored);
+        assertThat(noDefault.decide(HttpMethod.GET, HttpStatus.OK,
+                json().cacheControl("max-age=60").header(HttpHeaders.VARY, vary).headers, NOW).stores())
+                .isEqualTo(vary.equals("Accept-Encoding"));
     }
 
     @Test
@@ -105,7 +189,7 @@ class StorePolicyTests {
                 .isEqualTo(Skip.CONTENT_ENCODING);
 
         StorePolicy noGzipFlag = new StorePolicy(List.of(200), Duration.ofSeconds(60), Duration.ofHours(1),
-                MediaType.APPLICATION_JSON, 0, 1024);
+                MediaType.APPLICATION_JSON, 0, 1024, Set.of());
         assertThat(noGzipFlag.decide(HttpMethod.GET, HttpStatus.OK,
                 json().header(HttpHeaders.CONTENT_ENCODING, "gzip").headers, NOW).skipped())
                 .isEqualTo(Skip.CONTENT_ENCODING);
@@ -120,7 +204,7 @@ class StorePolicyTests {
     @Test
     void capsEveryLifetimeAtMemcachedsThirtyDays() {
         StorePolicy generous = new StorePolicy(List.of(200), Duration.ofDays(365), Duration.ofDays(365),
-                MediaType.APPLICATION_JSON, 0, 1024);
+                MediaType.APPLICATION_JSON, 0, 1024, Set.of());
 
         assertThat(generous.decide(HttpMethod.GET, HttpStatus.OK, json().headers, NOW).ttlSeconds())
                 .isEqualTo(30 * 24 * 3600);

@@ -46,6 +46,9 @@ public abstract class CacheIntegrationTest {
     // One for all the classes that extend this one: it stops with the JVM.
     protected static final RecordingBackend backend = RecordingBackend.startQuietly();
 
+    /** The backend of the {@code /raw/**} route, for answers that no HTTP server would send. */
+    protected static final RawBackend rawBackend = RawBackend.startQuietly();
+
     @DynamicPropertySource
     static void gatewayProperties(DynamicPropertyRegistry registry) {
         registry.add("memcached.servers", () -> memcached.getHost() + ":" + memcached.getMappedPort(11211));

@@ -1,5 +1,7 @@
 package dev.cachegateway.gateway.support;
 
+import java.time.Duration;
+
 import dev.cachegateway.gateway.cache.MemcachedCacheGatewayFilterFactory;
 
 import org.springframework.boot.test.context.TestConfiguration;
@@ -9,7 +11,9 @@ import org.springframework.context.annotation.Bean;
 
 /**
  * Routes besides the application's: {@code /gzip/**} with gzip flag 2, {@code /args/**} keyed by
- * {@code $uri$is_args$args}, and {@code /unreachable/**}, whose backend refuses connections.
+ * {@code $uri$is_args$args}, {@code /lang/**} keyed by {@code $uri} and {@code Accept-Language},
+ * {@code /default-ttl/**} with a default TTL of 60 s, {@code /unreachable/**}, whose backend refuses connections,
+ * and {@code /raw/**}, whose backend is the {@link RawBackend}.
  */
 @TestConfiguration(proxyBeanMethods = false)
 class ExtraRoutes {
@@ -25,6 +29,17 @@ class ExtraRoutes {
                         .filters(f -> f.filter(cache.apply(new MemcachedCacheGatewayFilterFactory.Config()
                                 .setKeyTemplate("$uri$is_args$args"))))
                         .uri(CacheIntegrationTest.backend.uri()))
+                .route("by-language", r -> r.path("/lang/**")
+                        .filters(f -> f.filter(cache.apply(new MemcachedCacheGatewayFilterFactory.Config()
+                                .setKeyTemplate("$uri|$http_accept_language"))))
+                        .uri(CacheIntegrationTest.backend.uri()))
+                .route("default-ttl", r -> r.path("/default-ttl/**")
+                        .filters(f -> f.filter(cache.apply(new MemcachedCacheGatewayFilterFactory.Config()
+                                .setDefaultTtl(Duration.ofSeconds(60)))))
+                        .uri(CacheIntegrationTest.backend.uri()))
+                .route("raw", r -> r.path("/raw/**")
+                        .filters(f -> f.filter(cache.apply(new MemcachedCacheGatewayFilterFactory.Config())))
+                        .uri(CacheIntegrationTest.rawBackend.uri()))
                 // Port 1: nothing listens there, so every connection is refused.
                 .route("unreachable", r -> r.path("/unreachable/**")
                         .filters(f -> f.filter(cache.apply(new MemcachedCacheGatewayFilterFactory.Config())))

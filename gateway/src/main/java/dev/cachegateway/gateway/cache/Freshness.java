@@ -1,0 +1,46 @@
+package dev.cachegateway.gateway.cache;
+
+import java.util.List;
+
+import org.springframework.http.HttpHeaders;
+
+/**
+ * How long a backend answer stays fresh by its own account (RFC 9111 4.2.1): {@code s-maxage}, then {@code max-age},
+ * then {@code Expires} less {@code Date}, and less the {@code Age} an upstream cache reports.
+ */
+final class Freshness {
+
+    private Freshness() {
+    }
+
+    /** The explicit freshness lifetime left, in seconds, or null if the answer gives none. */
+    static Long lifetime(CacheControlDirectives cacheControl, HttpHeaders headers, long nowMillis) {
+        long lifetime = cacheControl.seconds("s-maxage");
+        if (lifetime < 0) {
+            lifetime = cacheControl.seconds("max-age");
+        }
+        if (lifetime < 0) {
+            List<String> expires = headers.get(HttpHeaders.EXPIRES);
+            if (expires == null) {
+                return null;
+            }
+            // An Expires that is not one valid HTTP-date means "already expired" (RFC 9111 5.3); two lines are
+            // invalid too, since a date holds a comma and cannot be a list.
+            Long expiresAt = expires.size() == 1 ? HttpDate.parse(expires.get(0), nowMillis) : null;
+            List<String> dates = headers.get(HttpHeaders.DATE);
+            Long date = dates != null && dates.size() == 1 ? HttpDate.parse(dates.get(0), nowMillis) : null;
+            lifetime = expiresAt != null ? (expiresAt - (date != null ? date : nowMillis)) / 1000 : 0;
+        }
+        return lifetime - age(headers);
+    }
+
+    private static long age(HttpHeaders headers) {
+        try {
+            String age = headers.getFirst("Age");
+            return age != null ? Math.max(0, Long.parseLong(age.trim())) : 0;
+        }
+        catch (NumberFormatException ex) {
+            return 0;
+        }
+    }
+}
