@@ -17,10 +17,13 @@ final class OperationTimers {
 
     private final Pair delete;
 
+    private final Pair add;
+
     OperationTimers(MeterRegistry registry) {
         this.get = new Pair(registry, "get");
         this.set = new Pair(registry, "set");
         this.delete = new Pair(registry, "delete");
+        this.add = new Pair(registry, "add");
     }
 
     Pair get() {
@@ -33,6 +36,10 @@ final class OperationTimers {
 
     Pair delete() {
         return delete;
+    }
+
+    Pair add() {
+        return add;
     }
 
     /** One operation's timers for success and failure. */

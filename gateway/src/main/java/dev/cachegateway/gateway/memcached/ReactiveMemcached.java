@@ -64,6 +64,11 @@ public class ReactiveMemcached implements AutoCloseable {
         return guarded(timers.set(), operation(() -> client.set(key, ttlSeconds, item, transcoder)));
     }
 
+    /** Stores {@code item} under {@code key} only if no item is there; true if memcached took it. */
+    public Mono<Boolean> add(String key, int ttlSeconds, CachedItem item) {
+        return guarded(timers.add(), operation(() -> client.add(key, ttlSeconds, item, transcoder)));
+    }
+
     /** Deletes {@code key}; true if it was there. */
     public Mono<Boolean> delete(String key) {
         return guarded(timers.delete(), operation(() -> client.delete(key)));
