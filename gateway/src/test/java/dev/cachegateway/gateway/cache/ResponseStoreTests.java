@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 
+import dev.cachegateway.gateway.memcached.CachedItem;
 import dev.cachegateway.gateway.memcached.ReactiveMemcached;
 import dev.cachegateway.gateway.memcached.TestMemcached;
 import dev.cachegateway.gateway.support.MemcachedTextClient;
@@ -17,8 +18,6 @@ import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.junit.jupiter.Container;
 import org.testcontainers.junit.jupiter.Testcontainers;
 
-import org.springframework.http.HttpHeaders;
-import org.springframework.http.HttpStatus;
 
 @Testcontainers
 class ResponseStoreTests {
@@ -56,7 +55,7 @@ class ResponseStoreTests {
     void storesTheBodyWithTheDecidedLifetimeAndFlags() throws Exception {
         ResponseStore store = new ResponseStore(client, 8, new CacheMetrics(meters));
 
-        store.store("/doc", answer("{\"a\":1}", StoreDecision.store(42, 2)));
+        store.store("/doc", item("{\"a\":1}", 2), 42, () -> { });
 
         MemcachedTextClient.Item item = raw.await("/doc");
         assertThat(new String(item.value(), StandardCharsets.UTF_8)).isEqualTo("{\"a\":1}");
@@ -72,7 +71,7 @@ class ResponseStoreTests {
         memcached.getDockerClient().pauseContainerCmd(memcached.getContainerId()).exec();
 
         for (int i = 0; i < 5; i++) {
-            store.store("/slow/" + i, answer("{}", StoreDecision.store(60, 0)));
+            store.store("/slow/" + i, item("{}", 0), 60, () -> { });
         }
 
         assertThat(stores("dropped", "busy")).isEqualTo(4);
@@ -84,7 +83,7 @@ class ResponseStoreTests {
         ResponseStore store = new ResponseStore(client, 8, new CacheMetrics(meters));
         breakers.circuitBreaker("memcached").transitionToOpenState();
 
-        store.store("/open", answer("{}", StoreDecision.store(60, 0)));
+        store.store("/open", item("{}", 0), 60, () -> { });
 
         assertThat(stores("dropped", "circuit-open")).isEqualTo(1);
     }
@@ -100,8 +99,7 @@ class ResponseStoreTests {
         return meters.get("memcached.cache.stores").tag("result", result).tag("reason", reason).counter().count();
     }
 
-
-    private static CapturedResponse answer(String body, StoreDecision decision) {
-        return new CapturedResponse(HttpStatus.OK, new HttpHeaders(), body.getBytes(StandardCharsets.UTF_8), decision);
+    private static CachedItem item(String body, int flags) {
+        return new CachedItem(body.getBytes(StandardCharsets.UTF_8), flags);
     }
 }
