@@ -70,6 +70,7 @@ final class MissCoalescing {
         // Decided before writing: a written answer is an empty Mono too, and must not trigger a fetch.
         return replicas.awaitItem(key).map(Optional::of).defaultIfEmpty(Optional.empty()).flatMap(item -> {
             if (item.isEmpty()) {
+                outcome.collapseFailed();
                 return backend.fetch(exchange, chain, key, outcome, lead);
             }
             CapturedResponse answer = hits.of(item.get());
