@@ -8,9 +8,11 @@ import java.time.Duration;
 import dev.cachegateway.gateway.memcached.CachedItem;
 import dev.cachegateway.gateway.memcached.ReactiveMemcached;
 import dev.cachegateway.gateway.memcached.TestMemcached;
+import dev.cachegateway.gateway.support.MemcachedContainer;
 import dev.cachegateway.gateway.support.MemcachedTextClient;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -23,7 +25,7 @@ import org.testcontainers.junit.jupiter.Testcontainers;
 class ResponseStoreTests {
 
     @Container
-    static final GenericContainer<?> memcached = new GenericContainer<>("memcached:1.6").withExposedPorts(11211);
+    static final GenericContainer<?> memcached = MemcachedContainer.create();
 
     private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
 
@@ -88,10 +90,8 @@ class ResponseStoreTests {
         assertThat(stores("dropped", "circuit-open")).isEqualTo(1);
     }
 
-    private void awaitCount(String result, String reason, double expected) throws InterruptedException {
-        for (int i = 0; i < 50 && stores(result, reason) < expected; i++) {
-            Thread.sleep(100);
-        }
+    private void awaitCount(String result, String reason, double expected) {
+        Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> stores(result, reason) >= expected);
         assertThat(stores(result, reason)).isEqualTo(expected);
     }
 

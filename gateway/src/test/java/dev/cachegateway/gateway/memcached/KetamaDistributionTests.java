@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 
+import dev.cachegateway.gateway.support.MemcachedContainer;
 import dev.cachegateway.gateway.support.MemcachedTextClient;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import net.spy.memcached.ConnectionFactory;
@@ -23,10 +24,10 @@ import reactor.test.StepVerifier;
 class KetamaDistributionTests {
 
     @Container
-    static final GenericContainer<?> first = new GenericContainer<>("memcached:1.6").withExposedPorts(11211);
+    static final GenericContainer<?> first = MemcachedContainer.create();
 
     @Container
-    static final GenericContainer<?> second = new GenericContainer<>("memcached:1.6").withExposedPorts(11211);
+    static final GenericContainer<?> second = MemcachedContainer.create();
 
     @Test
     void usesKetamaForSeveralServersOnly() {

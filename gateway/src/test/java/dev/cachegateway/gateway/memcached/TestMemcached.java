@@ -7,6 +7,7 @@ import java.util.List;
 
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import io.micrometer.core.instrument.MeterRegistry;
+import org.awaitility.Awaitility;
 
 /**
  * A {@link ReactiveMemcached} made the way the application makes it, for tests outside this package.
@@ -33,19 +34,8 @@ public final class TestMemcached {
      * operation issued before that fails at once (FailureMode.Cancel), which a test must not mistake for an answer.
      */
     public static ReactiveMemcached awaitConnected(ReactiveMemcached client) {
-        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        while (client.availableServers() < client.configuredServers()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("not connected to memcached within 10 s");
-            }
-            try {
-                Thread.sleep(10);
-            }
-            catch (InterruptedException ex) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError(ex);
-            }
-        }
+        Awaitility.await("connected to memcached").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(10))
+                .until(() -> client.availableServers() == client.configuredServers());
         return client;
     }
 
