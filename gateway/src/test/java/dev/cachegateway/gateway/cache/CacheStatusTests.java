@@ -67,7 +67,8 @@ class CacheStatusTests extends CacheIntegrationTest {
         double bypasses = lookups("bypass");
 
         HttpHeaders post = headersOf(c -> c.post().uri("/api/v1/comments/5"), "BYPASS");
-        HttpHeaders authorized = headersOf(c -> c.get().uri("/api/v1/comments/5").header("Authorization", "x"), "BYPASS");
+        HttpHeaders authorized =
+                headersOf(c -> c.get().uri("/api/v1/comments/5").header("Authorization", "x"), "BYPASS");
         HttpHeaders longKey = headersOf(c -> c.get().uri("/api/v1/comments/" + "9".repeat(240)), "BYPASS");
 
         assertThat(member(post).parameters()).containsExactly(entry("fwd", "method"));

@@ -31,7 +31,8 @@ class RequestCoalescingCancellationTests extends CacheIntegrationTest {
 
         web.get().uri(path).retrieve().bodyToMono(String.class).timeout(Duration.ofMillis(600))
                 .onErrorResume(timeout -> Mono.empty()).subscribe();
-        Awaitility.await("the leader at the backend").atMost(Duration.ofSeconds(5)).until(() -> backend.calls(path) == 1);
+        Awaitility.await("the leader at the backend").atMost(Duration.ofSeconds(5))
+                .until(() -> backend.calls(path) == 1);
         List<String> waiters = Flux.range(0, 5)
                 .flatMap(i -> web.get().uri(path).retrieve().bodyToMono(String.class))
                 .collectList()

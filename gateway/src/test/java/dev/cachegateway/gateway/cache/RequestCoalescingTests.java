@@ -68,7 +68,8 @@ class RequestCoalescingTests extends CacheIntegrationTest {
     void sendsNoSecondBackendCallWhileTheLeadersAnswerIsBeingStored() {
         for (int round = 0; round < 20; round++) {
             String path = "/api/v1/comments/round-" + round;
-            backend.reply(path, Reply.json("{\"round\":" + round + "}", "public, max-age=60").after(Duration.ofMillis(20)));
+            backend.reply(path, Reply.json("{\"round\":" + round + "}", "public, max-age=60")
+                    .after(Duration.ofMillis(20)));
 
             List<ResponseEntity<byte[]>> answers = getConcurrently(path);
 
