@@ -93,7 +93,7 @@ class ReplicaCoalescingTests {
             assertThat(answer.getBody()).isEqualTo("{\"id\":1}".getBytes());
         });
         assertThat(answers).extracting(answer -> answer.getHeaders().getFirst("X-Cache"))
-                .containsOnlyOnce("MISS").containsOnly("MISS", "COALESCED", "HIT");
+                .containsOnlyOnce("MISS").isSubsetOf("MISS", "COALESCED", "HIT");
     }
 
     @Test

@@ -37,9 +37,9 @@ class ResponseStoreTests {
 
     @BeforeEach
     void connect() throws Exception {
-        client = TestMemcached.connect(memcached.getHost(), memcached.getMappedPort(11211), Duration.ofMillis(500),
+        client = TestMemcached.connect(memcached.getHost(), memcached.getMappedPort(MemcachedContainer.PORT), Duration.ofMillis(500),
                 breakers, meters);
-        raw = new MemcachedTextClient(memcached.getHost(), memcached.getMappedPort(11211));
+        raw = MemcachedContainer.textClient(memcached);
         raw.flushAll();
     }
 

@@ -69,7 +69,7 @@ class KetamaDistributionTests {
     }
 
     private static int countKeys(GenericContainer<?> server) throws Exception {
-        try (MemcachedTextClient raw = new MemcachedTextClient(server.getHost(), server.getMappedPort(11211))) {
+        try (MemcachedTextClient raw = MemcachedContainer.textClient(server)) {
             int count = 0;
             for (int i = 0; i < 100; i++) {
                 if (raw.get("/api/v1/comments/" + i) != null) {
@@ -85,6 +85,6 @@ class KetamaDistributionTests {
     }
 
     private static String address(GenericContainer<?> server) {
-        return server.getHost() + ":" + server.getMappedPort(11211);
+        return MemcachedContainer.address(server);
     }
 }

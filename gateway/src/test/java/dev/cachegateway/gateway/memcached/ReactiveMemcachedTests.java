@@ -38,7 +38,7 @@ class ReactiveMemcachedTests {
     void connect() throws Exception {
         breakers = TestMemcached.breakers();
         meters = new SimpleMeterRegistry();
-        client = TestMemcached.connect(memcached.getHost(), memcached.getMappedPort(11211), Duration.ofMillis(100),
+        client = TestMemcached.connect(memcached.getHost(), memcached.getMappedPort(MemcachedContainer.PORT), Duration.ofMillis(100),
                 breakers, meters);
         raw = MemcachedContainer.textClient(memcached);
         raw.flushAll();
