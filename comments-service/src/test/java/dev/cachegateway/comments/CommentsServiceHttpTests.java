@@ -69,7 +69,7 @@ class CommentsServiceHttpTests {
 
     @Test
     void answersAnOverlongUrlWithJsonNotFound() throws Exception {
-        HttpResponse<String> response = http.send(request("/api/v1/comments/" + "a".repeat(16_000)).build(),
+        HttpResponse<String> response = http.send(request("/api/v1/comments/1/" + "a".repeat(16_000)).build(),
                 HttpResponse.BodyHandlers.ofString());
 
         assertThat(response.statusCode()).isEqualTo(404);

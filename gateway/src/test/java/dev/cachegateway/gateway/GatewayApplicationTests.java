@@ -25,6 +25,15 @@ class GatewayApplicationTests {
     }
 
     @Test
+    void describesTheCacheFilterWithAllItsSettings() {
+        assertThat(route("comments").getFilters()).extracting(Object::toString)
+                .anySatisfy(filter -> assertThat(filter).contains("MemcachedCache").contains("keyTemplate = '$uri'",
+                        "contentType = application/json", "gzipFlag = 0", "store = true", "defaultTtl = PT1M",
+                        "maxTtl = PT24H", "bypassHeaders = list['Authorization']", "storeStatuses = list[200]",
+                        "maxItemSize = 1048576B", "lockTimeout = PT5S"));
+    }
+
+    @Test
     void routesTheNoCachePathsFirstAndWithoutTheCache() {
         List<Route> all = routes.getRoutes().collectList().block();
         Route uncached = route("comments-uncached");

@@ -9,8 +9,10 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 
+import dev.cachegateway.gateway.support.MemcachedContainer;
 import dev.cachegateway.gateway.support.RecordingBackend;
 import dev.cachegateway.gateway.support.RecordingBackend.Reply;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.testcontainers.containers.GenericContainer;
@@ -29,7 +31,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 class GracefulShutdownTests {
 
     @Container
-    static final GenericContainer<?> memcached = new GenericContainer<>("memcached:1.6").withExposedPorts(11211);
+    static final GenericContainer<?> memcached = MemcachedContainer.create();
 
     private final RecordingBackend backend = RecordingBackend.startQuietly();
 
@@ -43,15 +45,14 @@ class GracefulShutdownTests {
         backend.reply("/api/v1/comments/1", Reply.json("{\"slow\":true}", "no-store").after(Duration.ofSeconds(5)));
         ConfigurableApplicationContext gateway = new SpringApplicationBuilder(GatewayApplication.class).run(
                 "--server.port=0", "--management.server.port=0", "--comments-service.uri=" + backend.uri(),
-                "--memcached.servers=" + memcached.getHost() + ":" + memcached.getMappedPort(11211));
+                "--memcached.servers=" + MemcachedContainer.address(memcached));
         int port = ((WebServerApplicationContext) gateway).getWebServer().getPort();
 
         CompletableFuture<HttpResponse<String>> inFlight = HttpClient.newHttpClient().sendAsync(
                 HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/api/v1/comments/1")).build(),
                 HttpResponse.BodyHandlers.ofString());
-        while (backend.calls("/api/v1/comments/1") == 0) {
-            Thread.sleep(20);
-        }
+        Awaitility.await("the request at the backend").atMost(Duration.ofSeconds(10))
+                .until(() -> backend.calls("/api/v1/comments/1") > 0);
         gateway.close();
 
         HttpResponse<String> response = inFlight.get();

@@ -18,7 +18,8 @@ import tools.jackson.databind.json.JsonMapper;
 @RequestMapping(path = "/api/v1/comments", produces = MediaType.APPLICATION_JSON_VALUE)
 public class CommentController {
 
-    private static final String ID = "{id:[0-9]{1,18}}";
+    // Sinatra's :id: any one path segment, a number or not.
+    private static final String ID = "{id}";
 
     private static final String NO_STORE = CacheControl.noStore().getHeaderValue();
 
@@ -36,22 +37,22 @@ public class CommentController {
     }
 
     @GetMapping("/" + ID)
-    public ResponseEntity<byte[]> comment(@PathVariable long id) {
+    public ResponseEntity<byte[]> comment(@PathVariable String id) {
         return respond(cacheable, comments.findById(id));
     }
 
     @GetMapping("/" + ID + "/no_cache")
-    public ResponseEntity<byte[]> commentNoCache(@PathVariable long id) {
+    public ResponseEntity<byte[]> commentNoCache(@PathVariable String id) {
         return respond(NO_STORE, comments.findById(id));
     }
 
     @GetMapping("/users/" + ID)
-    public ResponseEntity<byte[]> userComments(@PathVariable long id) {
+    public ResponseEntity<byte[]> userComments(@PathVariable String id) {
         return respond(cacheable, comments.findByUserId(id));
     }
 
     @GetMapping("/users/" + ID + "/no_cache")
-    public ResponseEntity<byte[]> userCommentsNoCache(@PathVariable long id) {
+    public ResponseEntity<byte[]> userCommentsNoCache(@PathVariable String id) {
         return respond(NO_STORE, comments.findByUserId(id));
     }
 

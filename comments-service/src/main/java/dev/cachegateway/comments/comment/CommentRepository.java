@@ -19,11 +19,11 @@ public class CommentRepository {
 
     private static final List<Comment> USER_COMMENTS = Collections.nCopies(COMMENTS_PER_USER, COMMENT);
 
-    public Comment findById(long id) {
+    public Comment findById(String id) {
         return COMMENT;
     }
 
-    public List<Comment> findByUserId(long userId) {
+    public List<Comment> findByUserId(String userId) {
         return USER_COMMENTS;
     }
 }

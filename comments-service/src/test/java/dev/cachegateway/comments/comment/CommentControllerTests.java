@@ -70,9 +70,30 @@ class CommentControllerTests {
         assertThat(result).hasHeader(HttpHeaders.CONTENT_LENGTH, "86");
     }
 
+    // Sinatra's :id matches any one path segment, so these answer as a number does.
     @ParameterizedTest
-    @ValueSource(strings = {"/api/v1/comments", "/api/v1/comments/abc", "/api/v1/comments/-1",
-            "/api/v1/comments/1234567890123456789", "/api/v1/comments/users", "/api/v1/comments/1/extra", "/nope"})
+    @ValueSource(strings = {"abc", "-1", "1234567890123456789", "users", "a.b", "caf%C3%A9"})
+    void takesAnySingleSegmentAsTheIdLikeSinatra(String id) {
+        assertThat(mvc.get().uri("/api/v1/comments/" + id).exchange()).hasStatusOk()
+                .hasHeader(HttpHeaders.CACHE_CONTROL, "public, max-age=120").hasBodyTextEqualTo(COMMENT);
+        assertThat(mvc.get().uri("/api/v1/comments/" + id + "/no_cache").exchange()).hasStatusOk()
+                .hasHeader(HttpHeaders.CACHE_CONTROL, "no-store").hasBodyTextEqualTo(COMMENT);
+        assertThat(mvc.get().uri("/api/v1/comments/users/" + id).exchange()).hasStatusOk()
+                .hasHeader(HttpHeaders.CACHE_CONTROL, "public, max-age=120").hasBodyTextEqualTo(USER_COMMENTS);
+        assertThat(mvc.get().uri("/api/v1/comments/users/" + id + "/no_cache").exchange()).hasStatusOk()
+                .hasHeader(HttpHeaders.CACHE_CONTROL, "no-store").hasBodyTextEqualTo(USER_COMMENTS);
+    }
+
+    // Both /{id}/no_cache and /users/{id} match; the gateway routes the path as a no_cache one, so must this.
+    @Test
+    void answersUsersNoCacheAsTheNoCacheVariantOfTheIdUsers() {
+        assertThat(mvc.get().uri("/api/v1/comments/users/no_cache").exchange()).hasStatusOk()
+                .hasHeader(HttpHeaders.CACHE_CONTROL, "no-store").hasBodyTextEqualTo(COMMENT);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"/api/v1/comments", "/api/v1/comments/", "/api/v1/comments/1/extra",
+            "/api/v1/comments/users/1/extra", "/api/v1/comments/1/no_cache/extra", "/nope"})
     void answersUnknownPathsWithJsonNotFound(String path) {
         MvcTestResult result = mvc.get().uri(path).exchange();
 

@@ -8,6 +8,8 @@ import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import dev.cachegateway.gateway.memcached.MemcachedLimits;
+
 import org.springframework.http.HttpHeaders;
 
 /**
@@ -19,9 +21,6 @@ import org.springframework.http.HttpHeaders;
  * for nginx are found under the same keys.
  */
 public final class CacheKeyTemplate {
-
-    /** memcached's limit on a key, in bytes. */
-    static final int MAX_KEY_BYTES = 250;
 
     private static final Pattern VARIABLE = Pattern.compile("\\$(?:\\{(\\w+)}|(\\w+))");
 
@@ -92,7 +91,7 @@ public final class CacheKeyTemplate {
             }
             escape(value, key);
         }
-        return utf8Length(key) <= MAX_KEY_BYTES ? key.toString() : null;
+        return MemcachedLimits.fitsKeyLength(key) ? key.toString() : null;
     }
 
     // NGX_ESCAPE_MEMCACHED: space, '%' and the control bytes 0x00-0x1F; everything else, UTF-8 included, as is.
@@ -106,27 +105,6 @@ public final class CacheKeyTemplate {
                 key.append(c);
             }
         }
-    }
-
-    private static int utf8Length(CharSequence key) {
-        int bytes = 0;
-        for (int i = 0; i < key.length(); i++) {
-            char c = key.charAt(i);
-            if (c < 0x80) {
-                bytes += 1;
-            }
-            else if (c < 0x800) {
-                bytes += 2;
-            }
-            else if (Character.isHighSurrogate(c)) {
-                bytes += 4;
-                i++;
-            }
-            else {
-                bytes += 3;
-            }
-        }
-        return bytes;
     }
 
     private static Part variable(String name, String template) {

@@ -1,7 +1,6 @@
 package dev.cachegateway.gateway.cache;
 
 import java.util.EnumMap;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -10,10 +9,10 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 
 /**
- * What the cache does, for Micrometer: {@code memcached.cache.lookups} by result (hit, miss, error, bypass),
- * {@code memcached.cache.bypasses} by reason, {@code memcached.cache.stores} by result and reason, and
- * {@code memcached.cache.coalesced}, the misses answered by another miss's backend call. Every counter is made
- * once, so counting costs a request no registry lookup.
+ * What the cache does, for Micrometer: {@code memcached.cache.lookups} by result, which is the request's
+ * {@code X-Cache} (hit, miss, coalesced, bypass, error), {@code memcached.cache.bypasses} by reason, and
+ * {@code memcached.cache.stores} by result and reason. Every counter is made once, so counting costs a request no
+ * registry lookup.
  */
 final class CacheMetrics {
 
@@ -47,11 +46,10 @@ final class CacheMetrics {
 
     private final Counter stored;
 
-    private final Counter coalesced;
-
     CacheMetrics(MeterRegistry registry) {
-        for (CacheStatus status : List.of(CacheStatus.HIT, CacheStatus.MISS, CacheStatus.ERROR, CacheStatus.BYPASS)) {
-            lookups.put(status, Counter.builder("memcached.cache.lookups").description("Requests by lookup result")
+        for (CacheStatus status : CacheStatus.values()) {
+            lookups.put(status, Counter.builder("memcached.cache.lookups")
+                    .description("Requests through a cached route, by their X-Cache")
                     .tag("result", tag(status)).register(registry));
         }
         for (Bypass reason : Bypass.values()) {
@@ -65,8 +63,6 @@ final class CacheMetrics {
             droppedStores.put(reason, store(registry, reason == Drop.FAILED ? "failed" : "dropped", tag(reason)));
         }
         this.stored = store(registry, "stored", "none");
-        this.coalesced = Counter.builder("memcached.cache.coalesced")
-                .description("Misses answered with a concurrent miss's backend answer").register(registry);
     }
 
     void lookup(CacheStatus status) {
@@ -75,7 +71,6 @@ final class CacheMetrics {
 
     void bypass(Bypass reason) {
         bypasses.get(reason).increment();
-        lookups.get(CacheStatus.BYPASS).increment();
     }
 
     void stored() {
@@ -88,10 +83,6 @@ final class CacheMetrics {
 
     void dropped(Drop reason) {
         droppedStores.get(reason).increment();
-    }
-
-    void coalesced() {
-        coalesced.increment();
     }
 
     private static Counter store(MeterRegistry registry, String result, String reason) {

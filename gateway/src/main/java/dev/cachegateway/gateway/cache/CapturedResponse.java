@@ -4,12 +4,12 @@ import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatusCode;
 
 /**
- * A backend answer that went by in full and may be stored and shared: its status, headers and body.
+ * An answer held whole in memory, to be written to one or more clients: a hit, or a backend answer that went by in
+ * full and may be shared.
  *
- * @param status the status the backend sent
- * @param headers the headers the client got, less the framing ones
+ * @param status the status
+ * @param headers the headers, without the framing ones
  * @param body the whole body
- * @param decision how it is stored
  */
-record CapturedResponse(HttpStatusCode status, HttpHeaders headers, byte[] body, StoreDecision decision) {
+record CapturedResponse(HttpStatusCode status, HttpHeaders headers, byte[] body) {
 }

@@ -9,7 +9,8 @@ import reactor.core.publisher.Sinks;
 /**
  * Misses for one key that arrive while another is on its way to the backend, as nginx's
  * {@code proxy_cache_lock}: the first request for a key leads and asks the backend; the others follow and wait for
- * its answer instead of asking too.
+ * its answer instead of asking too. A shared answer stays here until it is in memcached, so that no request falls
+ * into the gap between the leader's answer and its store and asks the backend again.
  */
 final class InFlightRequests {
 
@@ -20,6 +21,12 @@ final class InFlightRequests {
         Sinks.One<CapturedResponse> mine = Sinks.one();
         Sinks.One<CapturedResponse> current = leaders.putIfAbsent(key, mine);
         return current == null ? new Ticket(key, mine, true) : new Ticket(key, current, false);
+    }
+
+    /** A follower's ticket if a request for {@code key} is in flight, else null; never leads. */
+    Ticket follow(String key) {
+        Sinks.One<CapturedResponse> current = leaders.get(key);
+        return current != null ? new Ticket(key, current, false) : null;
     }
 
     /** How many keys have a leader in flight now. */
@@ -51,17 +58,29 @@ final class InFlightRequests {
             return answer.asMono();
         }
 
-        /** For the leader: hands its answer to every follower and ends the lead. */
+        /**
+         * For the leader: hands its answer to every follower, and to every request for the key that arrives until
+         * {@link #end}.
+         */
         void share(CapturedResponse response) {
-            leaders.remove(key, answer);
             answer.tryEmitValue(response);
         }
 
         /**
-         * For the leader: ends the lead with nothing to share, so that followers ask the backend themselves. Safe to
-         * call more than once and after {@link #share}; it must be called however the lead ends.
+         * For the leader: ends the lead if it shared nothing, so that followers ask the backend themselves; true if
+         * it did. A shared answer stays until {@link #end}. Safe to call more than once; it must be called however
+         * the lead ends.
          */
-        void release() {
+        boolean release() {
+            if (answer.tryEmitEmpty().isSuccess()) {
+                leaders.remove(key, answer);
+                return true;
+            }
+            return false;
+        }
+
+        /** For the leader: the shared answer is in memcached now, or will not be; later requests look it up. */
+        void end() {
             leaders.remove(key, answer);
             answer.tryEmitEmpty();
         }

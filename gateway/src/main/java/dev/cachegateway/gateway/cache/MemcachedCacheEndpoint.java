@@ -1,8 +1,8 @@
 package dev.cachegateway.gateway.cache;
 
-import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
+import dev.cachegateway.gateway.memcached.MemcachedLimits;
 import dev.cachegateway.gateway.memcached.ReactiveMemcached;
 import reactor.core.publisher.Mono;
 
@@ -37,7 +37,7 @@ class MemcachedCacheEndpoint {
 
     @DeleteOperation
     Mono<WebEndpointResponse<Map<String, Object>>> deleteKey(String key) {
-        return delete(isValidKey(key) ? key : null);
+        return delete(MemcachedLimits.isValidKey(key) ? key : null);
     }
 
     private Mono<WebEndpointResponse<Map<String, Object>>> delete(String key) {
@@ -50,12 +50,5 @@ class MemcachedCacheEndpoint {
                 .onErrorResume(failure -> Mono.just(new WebEndpointResponse<>(
                         Map.of("key", key, "error", "memcached unavailable: " + failure.getClass().getSimpleName()),
                         WebEndpointResponse.STATUS_SERVICE_UNAVAILABLE)));
-    }
-
-    // What memcached's text protocol takes: up to 250 bytes, no space or control character.
-    private static boolean isValidKey(String key) {
-        return key != null && !key.isEmpty() && key.length() <= CacheKeyTemplate.MAX_KEY_BYTES
-                && key.chars().noneMatch(c -> c <= ' ' || c == 0x7f)
-                && key.getBytes(StandardCharsets.UTF_8).length <= CacheKeyTemplate.MAX_KEY_BYTES;
     }
 }

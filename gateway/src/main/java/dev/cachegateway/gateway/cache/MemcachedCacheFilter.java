@@ -6,8 +6,8 @@ import java.util.List;
 import dev.cachegateway.gateway.cache.CacheMetrics.Bypass;
 import dev.cachegateway.gateway.logging.BurstLog;
 import dev.cachegateway.gateway.memcached.CachedItem;
+import dev.cachegateway.gateway.memcached.MemcachedLimits;
 import dev.cachegateway.gateway.memcached.ReactiveMemcached;
-import io.github.resilience4j.circuitbreaker.CallNotPermittedException;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
 
@@ -38,32 +38,42 @@ final class MemcachedCacheFilter implements GatewayFilter, Ordered {
 
     private final List<String> bypassHeaders;
 
-    private final CachedResponseWriter hits;
+    private final HitResponses hits;
 
-    private final BackendFallback fallback;
+    private final MissCoalescing misses;
 
     private final CacheMetrics metrics;
 
+    private final String settings;
+
     MemcachedCacheFilter(ReactiveMemcached memcached, CacheKeyTemplate keys, List<String> bypassHeaders,
-            CachedResponseWriter hits, BackendFallback fallback, CacheMetrics metrics) {
+            HitResponses hits, MissCoalescing misses, CacheMetrics metrics, String settings) {
         this.memcached = memcached;
         this.keys = keys;
         this.bypassHeaders = List.copyOf(bypassHeaders);
         this.hits = hits;
-        this.fallback = fallback;
+        this.misses = misses;
         this.metrics = metrics;
+        this.settings = settings;
     }
 
     @Override
     public Mono<Void> filter(ServerWebExchange exchange, GatewayFilterChain chain) {
+        CacheOutcome outcome = CacheOutcome.of(exchange.getResponse(), metrics);
         ServerHttpRequest request = exchange.getRequest();
         Bypass bypass = bypassReason(request);
         String key = bypass == null
                 ? keys.render(request.getURI().getRawPath(), request.getURI().getRawQuery(), request.getHeaders())
                 : null;
         if (bypass != null || key == null) {
-            metrics.bypass(bypass != null ? bypass : Bypass.KEY);
-            return BackendFallback.pass(exchange, chain, CacheStatus.BYPASS);
+            bypass = bypass != null ? bypass : Bypass.KEY;
+            metrics.bypass(bypass);
+            outcome.bypass(bypass);
+            return chain.filter(exchange);
+        }
+        Mono<Void> following = misses.joinInFlight(exchange, chain, key, outcome);
+        if (following != null) {
+            return following;
         }
         // Hit or miss is decided before anything is written: a write is an empty Mono, so chaining the
         // fallback on emptiness would send every hit to the backend as well.
@@ -74,23 +84,27 @@ final class MemcachedCacheFilter implements GatewayFilter, Ordered {
                 .defaultIfEmpty(Lookup.MISS)
                 .onErrorResume(failure -> {
                     // An open breaker is logged once, when it opens.
-                    if (!(failure instanceof CallNotPermittedException)) {
+                    if (!MemcachedLimits.isCircuitOpen(failure)) {
                         failures.warn("memcached lookup failed, answering from the backend", failure);
                     }
-                    return Mono.just(Lookup.ERROR);
+                    return Mono.just(new Lookup(null, failure));
                 })
                 .flatMap(lookup -> {
                     if (lookup == Lookup.UNUSABLE) {
-                        metrics.lookup(CacheStatus.MISS);
-                        return BackendFallback.pass(exchange, chain, CacheStatus.BYPASS);
+                        outcome.varyMiss();
+                        return chain.filter(exchange);
                     }
-                    metrics.lookup(lookup.status());
-                    return switch (lookup.status()) {
-                        case HIT -> hits.write(exchange, lookup.item());
-                        case MISS -> fallback.miss(exchange, chain, key);
-                        // memcached is failing: storing would only add to its load.
-                        default -> BackendFallback.pass(exchange, chain, lookup.status());
-                    };
+                    if (lookup.item() != null) {
+                        outcome.hit();
+                        return CapturedResponseWriter.write(exchange, hits.of(lookup.item()));
+                    }
+                    if (lookup.failure() == null) {
+                        outcome.miss();
+                        return misses.miss(exchange, chain, key, outcome);
+                    }
+                    // memcached is failing: storing would only add to its load.
+                    outcome.error(lookup.failure());
+                    return chain.filter(exchange);
                 });
     }
 
@@ -115,19 +129,19 @@ final class MemcachedCacheFilter implements GatewayFilter, Ordered {
 
     @Override
     public String toString() {
-        return "MemcachedCache[key=" + keys + "]";
+        return settings;
     }
 
-    private record Lookup(CacheStatus status, CachedItem item) {
+    /** What memcached said: an item, nothing (a miss), or a failure. */
+    private record Lookup(CachedItem item, Throwable failure) {
 
-        static final Lookup MISS = new Lookup(CacheStatus.MISS, null);
+        static final Lookup MISS = new Lookup(null, null);
 
-        static final Lookup ERROR = new Lookup(CacheStatus.ERROR, null);
-
-        static final Lookup UNUSABLE = new Lookup(CacheStatus.BYPASS, null);
+        /** An item this client cannot take; told apart from {@link #MISS} by identity. */
+        static final Lookup UNUSABLE = new Lookup(null, null);
 
         static Lookup hit(CachedItem item) {
-            return new Lookup(CacheStatus.HIT, item);
+            return new Lookup(item, null);
         }
     }
 }

@@ -1,5 +1,7 @@
 package dev.cachegateway.gateway.cache;
 
+import static org.springframework.cloud.gateway.support.GatewayToStringStyler.filterToStringCreator;
+
 import java.time.Duration;
 import java.util.List;
 
@@ -27,6 +29,8 @@ public class MemcachedCacheGatewayFilterFactory
 
     private final InFlightRequests inFlight;
 
+    private final ReplicaLocks replicas;
+
     private final CacheMetrics metrics;
 
     MemcachedCacheGatewayFilterFactory(ReactiveMemcached memcached, MemcachedCacheProperties defaults,
@@ -37,20 +41,37 @@ public class MemcachedCacheGatewayFilterFactory
         this.metrics = new CacheMetrics(meters);
         this.store = new ResponseStore(memcached, defaults.getMaxConcurrentStores(), metrics);
         this.inFlight = new InFlightRequests();
+        this.replicas = new ReplicaLocks(memcached, defaults.getLockTimeout());
     }
 
     @Override
     public GatewayFilter apply(Config config) {
-        CacheKeyTemplate keys = CacheKeyTemplate.parse(orDefault(config.keyTemplate, defaults.getKeyTemplate()));
+        String keyTemplate = orDefault(config.keyTemplate, defaults.getKeyTemplate());
         MediaType contentType = MediaType.parseMediaType(orDefault(config.contentType, defaults.getContentType()));
         int gzipFlag = orDefault(config.gzipFlag, defaults.getGzipFlag());
-        StorePolicy policy = new StorePolicy(defaults.getStoreStatuses(),
-                orDefault(config.defaultTtl, defaults.getDefaultTtl()), orDefault(config.maxTtl, defaults.getMaxTtl()),
-                contentType, gzipFlag, defaults.getMaxItemSize().toBytes(), keys.headerNames());
-        CachedResponseWriter hits = new CachedResponseWriter(contentType, gzipFlag);
-        BackendFallback fallback = new BackendFallback(orDefault(config.store, defaults.isStore()), policy, store,
-                inFlight, defaults.getLockTimeout(), metrics);
-        return new MemcachedCacheFilter(memcached, keys, defaults.getBypassHeaders(), hits, fallback, metrics);
+        boolean storing = orDefault(config.store, defaults.isStore());
+        Duration defaultTtl = orDefault(config.defaultTtl, defaults.getDefaultTtl());
+        Duration maxTtl = orDefault(config.maxTtl, defaults.getMaxTtl());
+        CacheKeyTemplate keys = CacheKeyTemplate.parse(keyTemplate);
+        StorePolicy policy = new StorePolicy(defaults.getStoreStatuses(), defaultTtl, maxTtl, contentType, gzipFlag,
+                defaults.getMaxItemSize().toBytes(), keys.headerNames());
+        HitResponses hits = new HitResponses(contentType, gzipFlag);
+        MissCoalescing misses = new MissCoalescing(inFlight, replicas,
+                new BackendFallback(storing, policy, store, metrics), hits, defaults.getLockTimeout());
+        String settings = filterToStringCreator(this)
+                .append("keyTemplate", keyTemplate)
+                .append("contentType", contentType)
+                .append("gzipFlag", gzipFlag)
+                .append("store", storing)
+                .append("defaultTtl", defaultTtl)
+                .append("maxTtl", maxTtl)
+                .append("bypassHeaders", defaults.getBypassHeaders())
+                .append("storeStatuses", defaults.getStoreStatuses())
+                .append("maxItemSize", defaults.getMaxItemSize())
+                .append("lockTimeout", defaults.getLockTimeout())
+                .toString();
+        return new MemcachedCacheFilter(memcached, keys, defaults.getBypassHeaders(),
+                hits, misses, metrics, settings);
     }
 
     @Override

@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import dev.cachegateway.gateway.memcached.MemcachedLimits;
+
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.http.HttpHeaders;
 import org.springframework.util.unit.DataSize;
@@ -40,7 +42,7 @@ public class MemcachedCacheProperties {
     private List<Integer> storeStatuses = new ArrayList<>(List.of(200));
 
     /** The largest body that is stored; a larger one streams to the client and is not kept. */
-    private DataSize maxItemSize = DataSize.ofMegabytes(1);
+    private DataSize maxItemSize = MemcachedLimits.DEFAULT_MAX_ITEM_SIZE;
 
     /** How long a miss waits for a concurrent miss's backend call before it asks the backend itself. */
     private Duration lockTimeout = Duration.ofSeconds(5);

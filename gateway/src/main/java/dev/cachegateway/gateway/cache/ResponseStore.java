@@ -5,11 +5,11 @@ import java.time.Duration;
 import dev.cachegateway.gateway.cache.CacheMetrics.Drop;
 import dev.cachegateway.gateway.logging.BurstLog;
 import dev.cachegateway.gateway.memcached.CachedItem;
+import dev.cachegateway.gateway.memcached.MemcachedLimits;
 import dev.cachegateway.gateway.memcached.ReactiveMemcached;
 import io.github.resilience4j.bulkhead.Bulkhead;
 import io.github.resilience4j.bulkhead.BulkheadConfig;
 import io.github.resilience4j.bulkhead.BulkheadFullException;
-import io.github.resilience4j.circuitbreaker.CallNotPermittedException;
 import io.github.resilience4j.reactor.bulkhead.operator.BulkheadOperator;
 import org.slf4j.LoggerFactory;
 
@@ -38,10 +38,14 @@ final class ResponseStore {
         this.metrics = metrics;
     }
 
-    void store(String key, CapturedResponse response) {
-        StoreDecision decision = response.decision();
-        memcached.set(key, decision.ttlSeconds(), new CachedItem(response.body(), decision.flags()))
+    /**
+     * Stores {@code item} under {@code key} for {@code ttlSeconds}, and runs {@code whenDone} once memcached has it
+     * or it is known not to get it. Every path ends: each operation has a timeout, and a full bound fails at once.
+     */
+    void store(String key, CachedItem item, int ttlSeconds, Runnable whenDone) {
+        memcached.set(key, ttlSeconds, item)
                 .transformDeferred(BulkheadOperator.of(pending))
+                .doFinally(signal -> whenDone.run())
                 .subscribe(this::stored, this::failed);
     }
 
@@ -58,7 +62,7 @@ final class ResponseStore {
         if (failure instanceof BulkheadFullException) {
             metrics.dropped(Drop.BUSY);
         }
-        else if (failure instanceof CallNotPermittedException) {
+        else if (MemcachedLimits.isCircuitOpen(failure)) {
             metrics.dropped(Drop.CIRCUIT_OPEN);
         }
         else {

@@ -32,7 +32,9 @@ record StoreDecision(Skip skipped, int ttlSeconds, int flags) {
         /** Larger than the maximum item size. */
         TOO_LARGE,
         /** A streamed answer, or one without a body. */
-        NOT_A_BODY
+        NOT_A_BODY,
+        /** The route only looks up ({@code store: false}), as nginx does. */
+        STORE_OFF
     }
 
     static StoreDecision skip(Skip reason) {

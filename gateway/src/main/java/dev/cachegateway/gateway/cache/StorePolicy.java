@@ -6,6 +6,7 @@ import java.util.Locale;
 import java.util.Set;
 
 import dev.cachegateway.gateway.cache.StoreDecision.Skip;
+import dev.cachegateway.gateway.memcached.MemcachedLimits;
 
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpMethod;
@@ -21,9 +22,6 @@ import org.springframework.http.MediaType;
  * {@code Expires}, means already expired (RFC 9111 5.3).
  */
 final class StorePolicy {
-
-    /** memcached reads a larger expiry as a Unix time, not as seconds from now. */
-    static final long MEMCACHED_MAX_TTL_SECONDS = Duration.ofDays(30).toSeconds();
 
     private final Set<Integer> statuses;
 
@@ -46,7 +44,7 @@ final class StorePolicy {
     StorePolicy(List<Integer> statuses, Duration defaultTtl, Duration maxTtl, MediaType contentType, int gzipFlag,
             long maxItemSize, Set<String> keyedHeaders) {
         this.statuses = Set.copyOf(statuses);
-        this.maxTtl = Math.min(maxTtl.toSeconds(), MEMCACHED_MAX_TTL_SECONDS);
+        this.maxTtl = Math.min(maxTtl.toSeconds(), MemcachedLimits.MAX_TTL_SECONDS);
         this.defaultTtl = Math.min(defaultTtl.toSeconds(), this.maxTtl);
         this.contentType = contentType;
         this.gzipFlag = gzipFlag;

@@ -1,8 +1,5 @@
 package dev.cachegateway.gateway.cache;
 
-import java.nio.ByteBuffer;
-import java.util.Arrays;
-import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 import dev.cachegateway.gateway.cache.StoreDecision.Skip;
@@ -11,6 +8,7 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpMethod;
 import org.springframework.http.server.reactive.ServerHttpResponse;
@@ -18,34 +16,40 @@ import org.springframework.http.server.reactive.ServerHttpResponseDecorator;
 
 /**
  * The client's response on a miss. It decides from the backend's status and headers whether the answer may be
- * stored, says so in {@code X-Cache} ({@code MISS} if it may, {@code BYPASS} if not), and keeps a copy of a storable
- * body as it streams by. The copy is handed on only once the whole body has been written to the client, so the
- * client never waits for memcached; a body that outgrows the item size streams on and is not kept.
+ * stored, and holds a storable body back until it has all of it, so that the answer goes out with the ETag later
+ * hits will carry and says truly whether it is stored. A body that outgrows the item size is let go as it is and
+ * streams on. The copy is handed on once the whole body has been written, so the client never waits for memcached.
  */
 final class StoringResponse extends ServerHttpResponseDecorator {
+
+    /** Told what became of the answer. */
+    interface Capture {
+
+        /** The whole answer, written to the client, which may be stored as {@code decision} says. */
+        void captured(CapturedResponse answer, StoreDecision decision);
+
+        void skipped(Skip reason);
+    }
 
     private final HttpMethod method;
 
     private final StorePolicy policy;
 
-    private final Consumer<CapturedResponse> onCaptured;
+    private final CacheOutcome outcome;
 
-    private final Consumer<Skip> onSkipped;
+    private final Capture capture;
 
-    private volatile CacheStatus status = CacheStatus.MISS;
+    private volatile CapturedResponse whole;
 
-    StoringResponse(ServerHttpResponse delegate, HttpMethod method, StorePolicy policy,
-            Consumer<CapturedResponse> onCaptured, Consumer<Skip> onSkipped) {
+    private volatile boolean overflowed;
+
+    StoringResponse(ServerHttpResponse delegate, HttpMethod method, StorePolicy policy, CacheOutcome outcome,
+            Capture capture) {
         super(delegate);
         this.method = method;
         this.policy = policy;
-        this.onCaptured = onCaptured;
-        this.onSkipped = onSkipped;
-        // At commit, so that it also marks an error page and wins over an X-Cache from the backend.
-        delegate.beforeCommit(() -> {
-            delegate.getHeaders().set(CacheStatus.HEADER, status.name());
-            return Mono.empty();
-        });
+        this.outcome = outcome;
+        this.capture = capture;
     }
 
     @Override
@@ -55,13 +59,21 @@ final class StoringResponse extends ServerHttpResponseDecorator {
             return skip(decision.skipped(), () -> super.writeWith(body));
         }
         BodyCopy copy = new BodyCopy(policy.maxItemSize(), getHeaders().getContentLength());
-        return super.writeWith(Flux.from(body).doOnNext(copy::append)).doOnSuccess(written -> {
-            byte[] bytes = copy.bytes();
-            if (bytes == null) {
-                onSkipped.accept(Skip.TOO_LARGE);
-                return;
+        Flux<DataBuffer> held = Flux.<DataBuffer>from(body)
+                .doOnNext(copy::append)
+                // Before bufferUntil lets the buffers go, so before the response commits.
+                .doOnComplete(() -> completed(copy.bytes()))
+                .bufferUntil(buffer -> copy.gaveUp() && overflowed())
+                .flatMapIterable(buffers -> buffers)
+                .doOnDiscard(DataBuffer.class, DataBufferUtils::release);
+        return super.writeWith(held).doOnSuccess(written -> {
+            CapturedResponse answer = whole;
+            if (answer != null) {
+                capture.captured(answer, decision);
             }
-            onCaptured.accept(new CapturedResponse(getStatusCode(), shareableHeaders(), bytes, decision));
+            else {
+                capture.skipped(Skip.TOO_LARGE);
+            }
         });
     }
 
@@ -75,50 +87,38 @@ final class StoringResponse extends ServerHttpResponseDecorator {
         return isCommitted() ? super.setComplete() : skip(Skip.NOT_A_BODY, super::setComplete);
     }
 
+    private void completed(byte[] bytes) {
+        if (bytes == null) {
+            return;
+        }
+        if (!getHeaders().containsHeader(HttpHeaders.ETAG)) {
+            getHeaders().setETag(EntityTags.of(bytes));
+        }
+        outcome.stored();
+        whole = new CapturedResponse(getStatusCode(), shareableHeaders(), bytes);
+    }
+
+    // True from the first buffer past the limit on: the held buffers go out, and so does each later one at once.
+    private boolean overflowed() {
+        if (!overflowed) {
+            overflowed = true;
+            outcome.notStored(Skip.TOO_LARGE);
+        }
+        return true;
+    }
+
     private Mono<Void> skip(Skip reason, Supplier<Mono<Void>> write) {
-        status = CacheStatus.BYPASS;
-        onSkipped.accept(reason);
+        outcome.notStored(reason);
+        capture.skipped(reason);
         return write.get();
     }
 
+    // Taken before the commit, so it holds the backend's headers and the ETag, and none of the cache's own.
     private HttpHeaders shareableHeaders() {
         HttpHeaders headers = HttpHeaders.copyOf(getHeaders());
         headers.remove(HttpHeaders.TRANSFER_ENCODING);
         headers.remove(HttpHeaders.CONNECTION);
         headers.remove(CacheStatus.HEADER);
         return headers;
-    }
-
-    /** A copy of the body up to a limit; past the limit it gives up and keeps nothing. */
-    private static final class BodyCopy {
-
-        private final long limit;
-
-        private byte[] bytes;
-
-        private int size;
-
-        BodyCopy(long limit, long contentLength) {
-            this.limit = limit;
-            this.bytes = new byte[(int) Math.min(limit, contentLength >= 0 ? contentLength : 8192)];
-        }
-
-        void append(DataBuffer buffer) {
-            int length = buffer.readableByteCount();
-            if (bytes == null || size + (long) length > limit) {
-                bytes = null;
-                return;
-            }
-            if (size + length > bytes.length) {
-                bytes = Arrays.copyOf(bytes, (int) Math.min(limit, Math.max(bytes.length * 2L, size + length)));
-            }
-            // Copies without moving the read position: the buffer still goes to the client.
-            buffer.toByteBuffer(buffer.readPosition(), ByteBuffer.wrap(bytes), size, length);
-            size += length;
-        }
-
-        byte[] bytes() {
-            return bytes == null || size == bytes.length ? bytes : Arrays.copyOf(bytes, size);
-        }
     }
 }

@@ -17,10 +17,13 @@ final class OperationTimers {
 
     private final Pair delete;
 
+    private final Pair add;
+
     OperationTimers(MeterRegistry registry, String node) {
         this.get = new Pair(registry, node, "get");
         this.set = new Pair(registry, node, "set");
         this.delete = new Pair(registry, node, "delete");
+        this.add = new Pair(registry, node, "add");
     }
 
     Pair get() {
@@ -33,6 +36,10 @@ final class OperationTimers {
 
     Pair delete() {
         return delete;
+    }
+
+    Pair add() {
+        return add;
     }
 
     /** One operation's timers for success and failure. */

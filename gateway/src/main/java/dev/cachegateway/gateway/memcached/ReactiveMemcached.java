@@ -52,6 +52,12 @@ public class ReactiveMemcached implements AutoCloseable {
                 operation(node, client -> client.set(key, ttlSeconds, item, transcoder))));
     }
 
+    /** Stores {@code item} under {@code key} only if no item is there; true if memcached took it. */
+    public Mono<Boolean> add(String key, int ttlSeconds, CachedItem item) {
+        return onNodeOf(key, node -> guarded(node, node.timers().add(),
+                operation(node, client -> client.add(key, ttlSeconds, item, transcoder))));
+    }
+
     /** Deletes {@code key}; true if it was there. */
     public Mono<Boolean> delete(String key) {
         return onNodeOf(key, node -> guarded(node, node.timers().delete(),

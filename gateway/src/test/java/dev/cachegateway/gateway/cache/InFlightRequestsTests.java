@@ -50,9 +50,29 @@ class InFlightRequestsTests {
         Ticket leader = inFlight.enter("/a");
         leader.share(answer());
         leader.release();
+        leader.end();
 
         assertThat(inFlight.size()).isZero();
         assertThat(inFlight.enter("/a").leads()).isTrue();
+    }
+
+    @Test
+    void endsALeadThatSharedNothingWhenItIsReleased() {
+        Ticket leader = inFlight.enter("/a");
+
+        assertThat(leader.release()).isTrue();
+        assertThat(leader.release()).isFalse();
+        assertThat(inFlight.enter("/a").leads()).isTrue();
+    }
+
+    @Test
+    void letsARequestFollowOnlyWhileALeaderIsInFlight() {
+        assertThat(inFlight.follow("/a")).isNull();
+        Ticket leader = inFlight.enter("/a");
+
+        assertThat(inFlight.follow("/a").leads()).isFalse();
+        leader.release();
+        assertThat(inFlight.follow("/a")).isNull();
     }
 
     @Test
@@ -67,7 +87,22 @@ class InFlightRequestsTests {
         StepVerifier.create(follower.answer()).expectNext(answer).verifyComplete();
     }
 
+    @Test
+    void keepsTheSharedAnswerForRequestsThatArriveWhileItIsBeingStored() {
+        Ticket leader = inFlight.enter("/a");
+        CapturedResponse answer = answer();
+
+        leader.share(answer);
+        leader.release();
+        Ticket late = inFlight.enter("/a");
+
+        assertThat(late.leads()).isFalse();
+        StepVerifier.create(late.answer()).expectNext(answer).verifyComplete();
+        leader.end();
+        assertThat(inFlight.enter("/a").leads()).isTrue();
+    }
+
     private static CapturedResponse answer() {
-        return new CapturedResponse(HttpStatus.OK, new HttpHeaders(), new byte[] {1}, StoreDecision.store(60, 0));
+        return new CapturedResponse(HttpStatus.OK, new HttpHeaders(), new byte[] {1});
     }
 }

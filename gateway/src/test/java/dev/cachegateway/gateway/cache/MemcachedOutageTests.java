@@ -12,12 +12,15 @@ import com.github.dockerjava.api.model.PortBinding;
 import com.github.dockerjava.api.model.Ports;
 import dev.cachegateway.gateway.memcached.ReactiveMemcached;
 import dev.cachegateway.gateway.memcached.TestMemcached;
+import dev.cachegateway.gateway.support.CacheStatusMember;
+import dev.cachegateway.gateway.support.MemcachedContainer;
 import dev.cachegateway.gateway.support.MemcachedTextClient;
 import dev.cachegateway.gateway.support.RecordingBackend;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -32,7 +35,6 @@ import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.webtestclient.autoconfigure.AutoConfigureWebTestClient;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
-import org.springframework.test.web.reactive.server.EntityExchangeResult;
 import org.springframework.test.web.reactive.server.WebTestClient;
 
 /**
@@ -48,10 +50,9 @@ class MemcachedOutageTests {
 
     // A fixed host port, so that memcached comes back where the gateway left it after a stop and start.
     @Container
-    static final GenericContainer<?> memcached = new GenericContainer<>("memcached:1.6")
-            .withExposedPorts(11211)
+    static final GenericContainer<?> memcached = MemcachedContainer.create()
             .withCreateContainerCmdModifier(cmd -> cmd.getHostConfig().withPortBindings(
-                    new PortBinding(Ports.Binding.bindPort(HOST_PORT), ExposedPort.tcp(11211))));
+                    new PortBinding(Ports.Binding.bindPort(HOST_PORT), ExposedPort.tcp(MemcachedContainer.PORT))));
 
     static final RecordingBackend backend = RecordingBackend.startQuietly();
 
@@ -107,10 +108,13 @@ class MemcachedOutageTests {
         memcached.getDockerClient().pauseContainerCmd(memcached.getContainerId()).exec();
 
         for (int i = 0; i < 5; i++) {
-            client.get().uri("/api/v1/comments/1").exchange()
+            var headers = client.get().uri("/api/v1/comments/1").exchange()
                     .expectStatus().isOk()
                     .expectHeader().valueEquals("X-Cache", "ERROR")
-                    .expectBody(String.class).isEqualTo(RecordingBackend.bodyFor("/api/v1/comments/1"));
+                    .expectBody(String.class).isEqualTo(RecordingBackend.bodyFor("/api/v1/comments/1"))
+                    .returnResult().getResponseHeaders();
+            assertThat(CacheStatusMember.last(headers.get("Cache-Status")).parameters()).containsEntry("fwd", "miss")
+                    .containsEntry("detail", "timeout");
         }
         memcached.getDockerClient().unpauseContainerCmd(memcached.getContainerId()).exec();
 
@@ -133,10 +137,13 @@ class MemcachedOutageTests {
         long lookupsSoFar = lookupsThatReachedMemcached();
 
         for (int i = 0; i < 20; i++) {
-            client.get().uri("/api/v1/comments/3").exchange()
+            var headers = client.get().uri("/api/v1/comments/3").exchange()
                     .expectStatus().isOk()
                     .expectHeader().valueEquals("X-Cache", "ERROR")
-                    .expectBody(String.class).isEqualTo(RecordingBackend.bodyFor("/api/v1/comments/3"));
+                    .expectBody(String.class).isEqualTo(RecordingBackend.bodyFor("/api/v1/comments/3"))
+                    .returnResult().getResponseHeaders();
+            assertThat(CacheStatusMember.last(headers.get("Cache-Status")).parameters())
+                    .containsEntry("detail", "circuit-open");
         }
         assertThat(lookupsThatReachedMemcached()).isEqualTo(lookupsSoFar);
 
@@ -166,36 +173,24 @@ class MemcachedOutageTests {
         awaitHit("/api/v1/comments/2", "back");
     }
 
-    private void awaitHit(String path, String body) throws InterruptedException {
-        String last = "nothing";
-        for (int attempt = 0; attempt < 100; attempt++) {
-            EntityExchangeResult<String> result = client.get().uri(path).exchange()
-                    .expectBody(String.class).returnResult();
-            String status = result.getResponseHeaders().getFirst("X-Cache");
-            if ("HIT".equals(status)) {
-                assertThat(result.getResponseBody()).isEqualTo(body);
-                return;
-            }
-            last = status + " " + result.getResponseBody();
-            Thread.sleep(100);
-        }
-        throw new AssertionError("No HIT for " + path + " within 10 s of memcached's return; last: " + last);
+    private void awaitHit(String path, String body) {
+        Awaitility.await("a HIT for " + path + " after memcached's return").atMost(Duration.ofSeconds(10))
+                .pollInterval(Duration.ofMillis(100))
+                .until(() -> client.get().uri(path).exchange().expectBody(String.class).returnResult(),
+                        result -> "HIT".equals(result.getResponseHeaders().getFirst("X-Cache")));
+        client.get().uri(path).exchange().expectBody(String.class).isEqualTo(body);
     }
 
     // Retries while a restarted memcached is still coming up.
-    private static void store(String key, String value) throws InterruptedException {
-        for (int attempt = 0; ; attempt++) {
-            try (MemcachedTextClient raw = new MemcachedTextClient(memcached.getHost(), HOST_PORT)) {
-                raw.set(key, 0, 0, value.getBytes(StandardCharsets.UTF_8));
-                return;
-            }
-            catch (IOException ex) {
-                if (attempt == 100) {
-                    throw new AssertionError("memcached did not come back", ex);
-                }
-                Thread.sleep(100);
-            }
-        }
+    private static void store(String key, String value) {
+        Awaitility.await("memcached back").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(100))
+                .ignoreExceptionsInstanceOf(IOException.class)
+                .until(() -> {
+                    try (MemcachedTextClient raw = new MemcachedTextClient(memcached.getHost(), HOST_PORT)) {
+                        raw.set(key, 0, 0, value.getBytes(StandardCharsets.UTF_8));
+                        return true;
+                    }
+                });
     }
 
     private static int freePort() {

@@ -7,6 +7,7 @@ import java.util.List;
 
 import dev.cachegateway.gateway.support.CacheIntegrationTest;
 import dev.cachegateway.gateway.support.RecordingBackend.Reply;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -22,7 +23,7 @@ import org.springframework.web.reactive.function.client.WebClient;
 class RequestCoalescingCancellationTests extends CacheIntegrationTest {
 
     @Test
-    void freesTheWaitersWhenTheLeadersClientDisconnects() throws Exception {
+    void freesTheWaitersWhenTheLeadersClientDisconnects() {
         String path = "/api/v1/comments/1";
         backend.replyByCall(path, call -> Reply.json("{\"call\":" + call + "}", "public, max-age=60")
                 .after(call == 1 ? Duration.ofSeconds(8) : Duration.ZERO));
@@ -30,7 +31,8 @@ class RequestCoalescingCancellationTests extends CacheIntegrationTest {
 
         web.get().uri(path).retrieve().bodyToMono(String.class).timeout(Duration.ofMillis(600))
                 .onErrorResume(timeout -> Mono.empty()).subscribe();
-        Thread.sleep(300);
+        Awaitility.await("the leader at the backend").atMost(Duration.ofSeconds(5))
+                .until(() -> backend.calls(path) == 1);
         List<String> waiters = Flux.range(0, 5)
                 .flatMap(i -> web.get().uri(path).retrieve().bodyToMono(String.class))
                 .collectList()

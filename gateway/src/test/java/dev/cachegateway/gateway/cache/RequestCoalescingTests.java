@@ -62,6 +62,23 @@ class RequestCoalescingTests extends CacheIntegrationTest {
                 .containsOnly("MISS", "COALESCED").containsOnlyOnce("MISS");
     }
 
+    // A request whose lookup missed just before the leader's answer reached memcached used to become a second
+    // leader; the window is short, so it takes rounds with requests still arriving as the leader finishes.
+    @Test
+    void sendsNoSecondBackendCallWhileTheLeadersAnswerIsBeingStored() {
+        for (int round = 0; round < 20; round++) {
+            String path = "/api/v1/comments/round-" + round;
+            backend.reply(path, Reply.json("{\"round\":" + round + "}", "public, max-age=60")
+                    .after(Duration.ofMillis(20)));
+
+            List<ResponseEntity<byte[]>> answers = getConcurrently(path);
+
+            assertThat(answers).hasSize(CONCURRENT).allSatisfy(answer ->
+                    assertThat(answer.getStatusCode().value()).isEqualTo(200));
+            assertThat(backend.calls(path)).as("backend calls for %s", path).isEqualTo(1);
+        }
+    }
+
     @Test
     void answersEveryWaiterWhenTheLeadersBackendCallFails() {
         String path = "/api/v1/comments/2";
@@ -83,7 +100,7 @@ class RequestCoalescingTests extends CacheIntegrationTest {
 
         List<ResponseEntity<byte[]>> answers = getConcurrently(path);
 
-        assertThat(answers).extracting(answer -> answer.getHeaders().getFirst("X-Cache")).containsOnly("BYPASS");
+        assertThat(answers).extracting(answer -> answer.getHeaders().getFirst("X-Cache")).containsOnly("MISS");
         assertThat(backend.calls(path)).isEqualTo(CONCURRENT);
     }
 

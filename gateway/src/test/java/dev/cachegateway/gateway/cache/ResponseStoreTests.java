@@ -5,11 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 
+import dev.cachegateway.gateway.memcached.CachedItem;
 import dev.cachegateway.gateway.memcached.ReactiveMemcached;
 import dev.cachegateway.gateway.memcached.TestMemcached;
+import dev.cachegateway.gateway.support.MemcachedContainer;
 import dev.cachegateway.gateway.support.MemcachedTextClient;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -17,14 +20,12 @@ import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.junit.jupiter.Container;
 import org.testcontainers.junit.jupiter.Testcontainers;
 
-import org.springframework.http.HttpHeaders;
-import org.springframework.http.HttpStatus;
 
 @Testcontainers
 class ResponseStoreTests {
 
     @Container
-    static final GenericContainer<?> memcached = new GenericContainer<>("memcached:1.6").withExposedPorts(11211);
+    static final GenericContainer<?> memcached = MemcachedContainer.create();
 
     private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
 
@@ -36,9 +37,9 @@ class ResponseStoreTests {
 
     @BeforeEach
     void connect() throws Exception {
-        client = TestMemcached.connect(memcached.getHost(), memcached.getMappedPort(11211), Duration.ofMillis(500),
+        client = TestMemcached.connect(memcached.getHost(), memcached.getMappedPort(MemcachedContainer.PORT), Duration.ofMillis(500),
                 breakers, meters);
-        raw = new MemcachedTextClient(memcached.getHost(), memcached.getMappedPort(11211));
+        raw = MemcachedContainer.textClient(memcached);
         raw.flushAll();
     }
 
@@ -56,7 +57,7 @@ class ResponseStoreTests {
     void storesTheBodyWithTheDecidedLifetimeAndFlags() throws Exception {
         ResponseStore store = new ResponseStore(client, 8, new CacheMetrics(meters));
 
-        store.store("/doc", answer("{\"a\":1}", StoreDecision.store(42, 2)));
+        store.store("/doc", item("{\"a\":1}", 2), 42, () -> { });
 
         MemcachedTextClient.Item item = raw.await("/doc");
         assertThat(new String(item.value(), StandardCharsets.UTF_8)).isEqualTo("{\"a\":1}");
@@ -72,7 +73,7 @@ class ResponseStoreTests {
         memcached.getDockerClient().pauseContainerCmd(memcached.getContainerId()).exec();
 
         for (int i = 0; i < 5; i++) {
-            store.store("/slow/" + i, answer("{}", StoreDecision.store(60, 0)));
+            store.store("/slow/" + i, item("{}", 0), 60, () -> { });
         }
 
         assertThat(stores("dropped", "busy")).isEqualTo(4);
@@ -84,15 +85,13 @@ class ResponseStoreTests {
         ResponseStore store = new ResponseStore(client, 8, new CacheMetrics(meters));
         breakers.circuitBreaker(memcached.getHost() + ":" + memcached.getMappedPort(11211)).transitionToOpenState();
 
-        store.store("/open", answer("{}", StoreDecision.store(60, 0)));
+        store.store("/open", item("{}", 0), 60, () -> { });
 
         assertThat(stores("dropped", "circuit-open")).isEqualTo(1);
     }
 
-    private void awaitCount(String result, String reason, double expected) throws InterruptedException {
-        for (int i = 0; i < 50 && stores(result, reason) < expected; i++) {
-            Thread.sleep(100);
-        }
+    private void awaitCount(String result, String reason, double expected) {
+        Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> stores(result, reason) >= expected);
         assertThat(stores(result, reason)).isEqualTo(expected);
     }
 
@@ -100,8 +99,7 @@ class ResponseStoreTests {
         return meters.get("memcached.cache.stores").tag("result", result).tag("reason", reason).counter().count();
     }
 
-
-    private static CapturedResponse answer(String body, StoreDecision decision) {
-        return new CapturedResponse(HttpStatus.OK, new HttpHeaders(), body.getBytes(StandardCharsets.UTF_8), decision);
+    private static CachedItem item(String body, int flags) {
+        return new CachedItem(body.getBytes(StandardCharsets.UTF_8), flags);
     }
 }

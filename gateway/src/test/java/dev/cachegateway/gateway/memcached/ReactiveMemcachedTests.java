@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.TimeoutException;
 
+import dev.cachegateway.gateway.support.MemcachedContainer;
 import dev.cachegateway.gateway.support.MemcachedTextClient;
 import io.github.resilience4j.circuitbreaker.CallNotPermittedException;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
@@ -23,7 +24,7 @@ import reactor.test.StepVerifier;
 class ReactiveMemcachedTests {
 
     @Container
-    static final GenericContainer<?> memcached = new GenericContainer<>("memcached:1.6").withExposedPorts(11211);
+    static final GenericContainer<?> memcached = MemcachedContainer.create();
 
     private ReactiveMemcached client;
 
@@ -37,9 +38,9 @@ class ReactiveMemcachedTests {
     void connect() throws Exception {
         breakers = TestMemcached.breakers();
         meters = new SimpleMeterRegistry();
-        client = TestMemcached.connect(memcached.getHost(), memcached.getMappedPort(11211), Duration.ofMillis(100),
+        client = TestMemcached.connect(memcached.getHost(), memcached.getMappedPort(MemcachedContainer.PORT), Duration.ofMillis(100),
                 breakers, meters);
-        raw = new MemcachedTextClient(memcached.getHost(), memcached.getMappedPort(11211));
+        raw = MemcachedContainer.textClient(memcached);
         raw.flushAll();
     }
 

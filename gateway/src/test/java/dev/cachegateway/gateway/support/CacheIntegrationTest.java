@@ -40,8 +40,7 @@ import org.springframework.test.web.reactive.server.WebTestClient;
 public abstract class CacheIntegrationTest {
 
     @Container
-    protected static final GenericContainer<?> memcached =
-            new GenericContainer<>("memcached:1.6").withExposedPorts(11211);
+    protected static final GenericContainer<?> memcached = MemcachedContainer.create();
 
     // One for all the classes that extend this one: it stops with the JVM.
     protected static final RecordingBackend backend = RecordingBackend.startQuietly();
@@ -51,7 +50,7 @@ public abstract class CacheIntegrationTest {
 
     @DynamicPropertySource
     static void gatewayProperties(DynamicPropertyRegistry registry) {
-        registry.add("memcached.servers", () -> memcached.getHost() + ":" + memcached.getMappedPort(11211));
+        registry.add("memcached.servers", () -> MemcachedContainer.address(memcached));
         registry.add("comments-service.uri", backend::uri);
         // Semantics, not speed, are under test: a loaded CI machine must not turn a slow lookup into an ERROR.
         registry.add("memcached.operation-timeout", () -> "500ms");
@@ -71,7 +70,7 @@ public abstract class CacheIntegrationTest {
     @BeforeEach
     void emptyCacheAndBackend() throws Exception {
         TestMemcached.awaitConnected(memcachedClient);
-        raw = new MemcachedTextClient(memcached.getHost(), memcached.getMappedPort(11211));
+        raw = MemcachedContainer.textClient(memcached);
         raw.flushAll();
         backend.reset();
     }
@@ -82,7 +81,7 @@ public abstract class CacheIntegrationTest {
     }
 
     /** Waits for a background store to land; stores reach memcached in order, so earlier ones have landed too. */
-    protected MemcachedTextClient.Item awaitStored(String key) throws Exception {
+    protected MemcachedTextClient.Item awaitStored(String key) {
         return raw.await(key);
     }
 

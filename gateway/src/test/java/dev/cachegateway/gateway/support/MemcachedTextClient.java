@@ -6,8 +6,12 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Objects;
+
+import org.awaitility.Awaitility;
 
 /**
  * memcached's text protocol over a plain socket, byte for byte as {@code printf 'set ...' | nc} would speak it:
@@ -62,15 +66,15 @@ public final class MemcachedTextClient implements AutoCloseable {
     }
 
     /** Waits up to 5 s for an item that is stored in the background, and returns it. */
-    public Item await(String key) throws IOException, InterruptedException {
-        for (int attempt = 0; attempt < 100; attempt++) {
-            Item item = get(key);
-            if (item != null) {
-                return item;
-            }
-            Thread.sleep(50);
-        }
-        throw new AssertionError(key + " was not stored within 5 s");
+    public Item await(String key) {
+        return Awaitility.await(key + " stored").atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(20))
+                .until(() -> get(key), Objects::nonNull);
+    }
+
+    /** Waits up to 5 s for an item that is deleted in the background to be gone. */
+    public void awaitAbsent(String key) {
+        Awaitility.await(key + " gone").atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(20))
+                .until(() -> get(key) == null);
     }
 
     /** The seconds {@code key} has left to live (-1: never expires), or null if it is not there. */

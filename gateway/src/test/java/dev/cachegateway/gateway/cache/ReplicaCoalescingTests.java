@@ -1,0 +1,127 @@
+package dev.cachegateway.gateway.cache;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.List;
+
+import dev.cachegateway.gateway.GatewayApplication;
+import dev.cachegateway.gateway.support.CacheStatusMember;
+import dev.cachegateway.gateway.support.MemcachedContainer;
+import dev.cachegateway.gateway.support.MemcachedTextClient;
+import dev.cachegateway.gateway.support.RecordingBackend;
+import dev.cachegateway.gateway.support.RecordingBackend.Reply;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.testcontainers.containers.GenericContainer;
+import org.testcontainers.junit.jupiter.Container;
+import org.testcontainers.junit.jupiter.Testcontainers;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.netty.http.client.HttpClient;
+import reactor.netty.resources.ConnectionProvider;
+
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.http.ResponseEntity;
+import org.springframework.http.client.reactive.ReactorClientHttpConnector;
+import org.springframework.web.reactive.function.client.WebClient;
+
+/**
+ * Two gateways in front of one memcached: a cold key reaches the backend once for both, through a lock item in
+ * memcached, and a lock left by a gateway that died holds requests up no longer than the lock timeout.
+ */
+@Testcontainers
+class ReplicaCoalescingTests {
+
+    static final int CONCURRENT = 50;
+
+    @Container
+    static final GenericContainer<?> memcached = MemcachedContainer.create();
+
+    static final RecordingBackend backend = RecordingBackend.startQuietly();
+
+    static ConfigurableApplicationContext first;
+
+    static ConfigurableApplicationContext second;
+
+    static ConnectionProvider connections;
+
+    static WebClient web;
+
+    @BeforeAll
+    static void startTwoGateways() {
+        first = gateway();
+        second = gateway();
+        connections = ConnectionProvider.builder("replicas").maxConnections(CONCURRENT).build();
+        web = WebClient.builder().clientConnector(new ReactorClientHttpConnector(HttpClient.create(connections)))
+                .build();
+    }
+
+    @AfterAll
+    static void stopGateways() {
+        connections.dispose();
+        first.close();
+        second.close();
+        backend.close();
+    }
+
+    @BeforeEach
+    void emptyCacheAndBackend() throws Exception {
+        try (MemcachedTextClient raw = MemcachedContainer.textClient(memcached)) {
+            raw.flushAll();
+        }
+        backend.reset();
+    }
+
+    @Test
+    void sendsOneBackendCallForFiftyConcurrentMissesSpreadOverTwoGateways() {
+        String path = "/api/v1/comments/1";
+        backend.reply(path, Reply.json("{\"id\":1}", "public, max-age=60").after(Duration.ofMillis(300)));
+
+        List<ResponseEntity<byte[]>> answers = Flux.range(0, CONCURRENT)
+                .flatMap(i -> get(i % 2 == 0 ? first : second, path), CONCURRENT)
+                .collectList()
+                .block(Duration.ofSeconds(20));
+
+        assertThat(backend.calls(path)).isEqualTo(1);
+        assertThat(answers).hasSize(CONCURRENT).allSatisfy(answer -> {
+            assertThat(answer.getStatusCode().value()).isEqualTo(200);
+            assertThat(answer.getBody()).isEqualTo("{\"id\":1}".getBytes());
+        });
+        assertThat(answers).extracting(answer -> answer.getHeaders().getFirst("X-Cache"))
+                .containsOnlyOnce("MISS").isSubsetOf("MISS", "COALESCED", "HIT");
+    }
+
+    @Test
+    void asksTheBackendOnceTheLockTimeoutPassesWhenTheLockHolderDied() throws Exception {
+        String path = "/api/v1/comments/2";
+        try (MemcachedTextClient raw = MemcachedContainer.textClient(memcached)) {
+            // As a gateway would leave it had it died after taking the lock.
+            raw.set(path + ReplicaLocks.SUFFIX, 0, 60, "locked".getBytes());
+        }
+
+        ResponseEntity<byte[]> answer = get(first, path).block(Duration.ofSeconds(10));
+
+        assertThat(answer.getStatusCode().value()).isEqualTo(200);
+        assertThat(answer.getHeaders().getFirst("X-Cache")).isEqualTo("MISS");
+        assertThat(CacheStatusMember.last(answer.getHeaders().get("Cache-Status")).parameters())
+                .containsEntry("collapsed", false);
+        assertThat(backend.calls(path)).isEqualTo(1);
+    }
+
+    private static Mono<ResponseEntity<byte[]>> get(ConfigurableApplicationContext gateway, String path) {
+        int port = ((WebServerApplicationContext) gateway).getWebServer().getPort();
+        return web.get().uri("http://localhost:" + port + path).exchangeToMono(r -> r.toEntity(byte[].class));
+    }
+
+    private static ConfigurableApplicationContext gateway() {
+        return new SpringApplicationBuilder(GatewayApplication.class).run("--server.port=0",
+                "--management.server.port=0", "--comments-service.uri=" + backend.uri(),
+                "--memcached.servers=" + MemcachedContainer.address(memcached),
+                "--memcached.operation-timeout=500ms", "--memcached.cache.lock-timeout=2s");
+    }
+}
