@@ -28,7 +28,7 @@ class GatewayApplicationTests {
     void describesTheCacheFilterWithAllItsSettings() {
         assertThat(route("comments").getFilters()).extracting(Object::toString)
                 .anySatisfy(filter -> assertThat(filter).contains("MemcachedCache").contains("keyTemplate = '$uri'",
-                        "contentType = application/json", "gzipFlag = 0", "store = true", "defaultTtl = PT1M",
+                        "contentType = application/json", "gzipFlag = 0", "store = true", "defaultTtl = PT0S",
                         "maxTtl = PT24H", "bypassHeaders = list['Authorization']", "storeStatuses = list[200]",
                         "maxItemSize = 1048576B", "lockTimeout = PT5S"));
     }
