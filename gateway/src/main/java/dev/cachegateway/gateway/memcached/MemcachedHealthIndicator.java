@@ -61,7 +61,8 @@ class MemcachedHealthIndicator extends AbstractReactiveHealthIndicator {
 
     private static Map<String, Object> describe(ServerState server, String answer) {
         Map<String, Object> details = new LinkedHashMap<>();
-        details.put("address", server.address() != null ? server.address().toString() : null);
+        details.put("address", server.address() != null
+                ? server.address().getAddress().getHostAddress() + ":" + server.address().getPort() : null);
         details.put("connected", server.connected());
         details.put("circuitBreaker", server.circuitBreaker().name());
         details.put("answer", answer);

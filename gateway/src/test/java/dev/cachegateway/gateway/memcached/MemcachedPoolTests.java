@@ -24,6 +24,9 @@ import org.testcontainers.junit.jupiter.Container;
 import org.testcontainers.junit.jupiter.Testcontainers;
 import reactor.test.StepVerifier;
 
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.Status;
+
 /**
  * Three real memcached servers known by names that a resolver of the test's own turns into addresses, so that a
  * server can move, vanish from DNS or appear late, as containers and pods do.
@@ -76,13 +79,8 @@ class MemcachedPoolTests {
     @Test
     void failsOnlyTheKeysOfAStoppedServerAndOpensOnlyItsBreaker() throws Exception {
         connect(Map.of("mc-a", a, "mc-b", b, "mc-c", c));
-        String onB = keys.stream().filter(key -> ring.serverFor(key) == 1).findFirst().orElseThrow();
         b.getDockerClient().stopContainerCmd(b.getContainerId()).exec();
-        // Through Docker's port proxy a dead server is noticed on the next operation, not at once as on a network.
-        await("mc-b seen down").atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
-            StepVerifier.create(pool.get(onB)).expectError().verify(Duration.ofSeconds(2));
-            assertThat(pool.servers().get(1).connected()).isFalse();
-        });
+        awaitDown(1);
 
         for (String key : keys) {
             var lookup = StepVerifier.create(pool.get(key));
@@ -95,6 +93,27 @@ class MemcachedPoolTests {
         }
         assertThat(pool.servers()).extracting(ServerState::circuitBreaker)
                 .containsExactly(CircuitBreaker.State.CLOSED, CircuitBreaker.State.OPEN, CircuitBreaker.State.CLOSED);
+    }
+
+    @Test
+    void reportsHealthUpWhileOneServerAnswersAndDownWhenNone() {
+        connect(Map.of("mc-a", a, "mc-b", b, "mc-c", c));
+        MemcachedHealthIndicator health = new MemcachedHealthIndicator(pool);
+        for (GenericContainer<?> server : List.of(b, c)) {
+            server.getDockerClient().stopContainerCmd(server.getContainerId()).exec();
+        }
+        awaitDown(1);
+        awaitDown(2);
+
+        Health oneLeft = health.health(true).block(Duration.ofSeconds(5));
+        assertThat(oneLeft.getStatus()).isEqualTo(Status.UP);
+        assertThat(oneLeft.getDetails()).containsEntry("connected", 1L);
+
+        a.getDockerClient().stopContainerCmd(a.getContainerId()).exec();
+        awaitDown(0);
+        Health none = health.health(true).block(Duration.ofSeconds(5));
+        assertThat(none.getStatus()).isEqualTo(Status.DOWN);
+        assertThat(none.getDetails()).containsEntry("error", "not connected to any memcached server");
     }
 
     @Test
@@ -153,6 +172,15 @@ class MemcachedPoolTests {
         await("mc-c used once it resolves").atMost(Duration.ofSeconds(15))
                 .untilAsserted(() -> StepVerifier.create(pool.get(onC))
                         .assertNext(found -> assertThat(text(found)).isEqualTo("on c")).verifyComplete());
+    }
+
+    // Through Docker's port proxy a dead server is noticed on the next operation, not at once as on a network.
+    private void awaitDown(int server) {
+        String key = keys.stream().filter(candidate -> ring.serverFor(candidate) == server).findFirst().orElseThrow();
+        await(NAMES.get(server) + " seen down").atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+            StepVerifier.create(pool.get(key)).expectError().verify(Duration.ofSeconds(2));
+            assertThat(pool.servers().get(server).connected()).isFalse();
+        });
     }
 
     private void connect(Map<String, GenericContainer<?>> initial) {
