@@ -30,24 +30,8 @@ cleanup() {
   exit "$rc"
 }
 trap cleanup EXIT INT TERM
-
-need() { # command package
-  command -v "$1" >/dev/null && return 0
-  # Installing Debian's nginx would start the system nginx on port 80; deny it, as the package allows.
-  local policy=/usr/sbin/policy-rc.d created=false
-  if [ ! -e "$policy" ]; then printf '#!/bin/sh\nexit 101\n' >"$policy" && chmod +x "$policy" && created=true; fi
-  { apt-get install -y -qq "$2" || { apt-get update -qq && apt-get install -y -qq "$2"; }; } >/dev/null 2>&1 || true
-  if $created; then rm -f "$policy"; fi
-  command -v "$1" >/dev/null || fail "$1 is missing (Debian package $2)"
-}
-
-await() { # url seconds
-  local deadline=$((SECONDS + $2))
-  until curl -fs -o /dev/null --max-time 2 "$1"; do
-    [ "$SECONDS" -lt "$deadline" ] || fail "no answer from $1 within $2 s"
-    sleep 0.5
-  done
-}
+# shellcheck source=scripts/common.sh
+source scripts/common.sh
 
 x_cache() { curl -s -o /dev/null -D - --max-time 5 "http://127.0.0.1:$gateway_port$1" | tr -d '\r' | awk -F': ' 'tolower($1) == "x-cache" {print $2}'; }
 

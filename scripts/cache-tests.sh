@@ -33,26 +33,8 @@ cleanup() {
   exit "$rc"
 }
 trap cleanup EXIT INT TERM
-
-need() {
-  command -v "$1" >/dev/null && return 0
-  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-    # Installing Debian's nginx would start the system nginx on port 80; deny it, as the package allows.
-    local policy=/usr/sbin/policy-rc.d created=false
-    [ -e "$policy" ] || { printf '#!/bin/sh\nexit 101\n' >"$policy" && chmod +x "$policy" && created=true; }
-    { apt-get install -y -qq "$2" || { apt-get update -qq && apt-get install -y -qq "$2"; }; } >"$work/apt.log" 2>&1 || true
-    if $created; then rm -f "$policy"; fi
-  fi
-  command -v "$1" >/dev/null
-}
-
-await() { # url seconds
-  local deadline=$((SECONDS + $2))
-  until curl -s -o /dev/null --max-time 2 "$1"; do
-    [ "$SECONDS" -lt "$deadline" ] || { log "no answer from $1 within $2 s"; exit 1; }
-    sleep 0.5
-  done
-}
+# shellcheck source=scripts/common.sh
+source scripts/common.sh
 
 start_nginx() {
   local prefix="$work/nginx"

@@ -27,26 +27,12 @@ cleanup() {
   exit "$rc"
 }
 trap cleanup EXIT INT TERM
-
-need() {
-  command -v "$1" >/dev/null && return 0
-  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-    apt-get install -y -qq "$2" >/dev/null 2>&1 || { apt-get update -qq >/dev/null && apt-get install -y -qq "$2" >/dev/null; }
-  fi
-  command -v "$1" >/dev/null || { log "$1 is missing (Debian package $2)"; exit 1; }
-}
+# shellcheck source=scripts/common.sh
+source scripts/common.sh
 
 start_memcached() {
   memcached -u nobody -l 127.0.0.1 -p "$memcached_port" -m 64 >"$work/memcached.log" 2>&1 &
   memcached_pid=$!
-}
-
-await() { # url seconds
-  local deadline=$((SECONDS + $2))
-  until curl -fs -o /dev/null --max-time 2 "$1"; do
-    [ "$SECONDS" -lt "$deadline" ] || { log "no answer from $1 within $2 s"; exit 1; }
-    sleep 0.5
-  done
 }
 
 x_cache() { curl -s -o /dev/null -D - --max-time 2 "http://127.0.0.1:$gateway_port$path" | tr -d '\r' | awk -F': ' 'tolower($1) == "x-cache" {print $2}'; }

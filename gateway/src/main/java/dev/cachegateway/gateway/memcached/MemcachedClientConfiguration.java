@@ -74,7 +74,7 @@ class MemcachedClientConfiguration {
         ExecutorService listeners = Executors.newFixedThreadPool(
                 Runtime.getRuntime().availableProcessors(), daemonThreads("memcached-listener-"));
         MemcachedPool pool = new MemcachedPool(nodes, ring, resolver,
-                addresses -> MemcachedPool.Connection.open(addresses, properties, listeners, ring),
+                addresses -> PoolConnection.open(addresses, properties, listeners, ring),
                 properties.getShutdownTimeout());
         ScheduledExecutorService refresher =
                 Executors.newSingleThreadScheduledExecutor(daemonThreads("memcached-resolver-"));

@@ -1,16 +1,12 @@
 package dev.cachegateway.gateway.memcached;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
-import java.util.stream.IntStream;
 
 import net.spy.memcached.MemcachedClient;
 import net.spy.memcached.MemcachedNode;
@@ -33,20 +29,20 @@ final class MemcachedPool implements AutoCloseable {
 
     private final ServerResolver resolver;
 
-    private final Function<InetSocketAddress[], Connection> connector;
+    private final Function<InetSocketAddress[], PoolConnection> connector;
 
     private final Duration switchTimeout;
 
-    private volatile Connection current;
+    private volatile PoolConnection current;
 
     MemcachedPool(List<PoolNode> nodes, HashRing ring, ServerResolver resolver,
-            Function<InetSocketAddress[], Connection> connector, Duration switchTimeout) {
+            Function<InetSocketAddress[], PoolConnection> connector, Duration switchTimeout) {
         this.nodes = List.copyOf(nodes);
         this.ring = ring;
         this.resolver = resolver;
         this.connector = connector;
         this.switchTimeout = switchTimeout;
-        this.current = Connection.none(nodes.size());
+        this.current = PoolConnection.none(nodes.size());
         refresh();
     }
 
@@ -60,7 +56,7 @@ final class MemcachedPool implements AutoCloseable {
 
     /** The client to ask for {@code node}'s keys; fails if the node's name has not resolved yet. */
     MemcachedClient clientFor(PoolNode node) {
-        Connection connection = current;
+        PoolConnection connection = current;
         if (connection.client() == null || connection.locator().node(node.index()) == null) {
             throw new ServerUnavailableException(node.server());
         }
@@ -83,7 +79,7 @@ final class MemcachedPool implements AutoCloseable {
      * keeps its last address: a server that is down is often also gone from DNS, and will come back at one.
      */
     synchronized void refresh() {
-        Connection old = current;
+        PoolConnection old = current;
         InetSocketAddress[] addresses = old.addresses().clone();
         for (PoolNode node : nodes) {
             try {
@@ -105,14 +101,14 @@ final class MemcachedPool implements AutoCloseable {
                         was != null ? ", was " + was : "");
             }
         }
-        Connection next = connector.apply(addresses);
-        awaitConnected(next, old);
+        PoolConnection next = connector.apply(addresses);
+        awaitConnected(next);
         current = next;
         old.close(switchTimeout);
     }
 
     // Switching before the new client is connected would fail every key for a moment, moved or not.
-    private void awaitConnected(Connection next, Connection old) {
+    private void awaitConnected(PoolConnection next) {
         long connectedBefore = nodes.stream().filter(this::isConnected).count();
         long deadline = System.nanoTime() + switchTimeout.toNanos();
         while (next.client() != null && next.client().getAvailableServers().size() < connectedBefore
@@ -130,40 +126,5 @@ final class MemcachedPool implements AutoCloseable {
     @Override
     public synchronized void close() {
         current.close(switchTimeout);
-    }
-
-    /** A client and the addresses it was made for; no client while no name has resolved. */
-    record Connection(MemcachedClient client, RingLocator locator, InetSocketAddress[] addresses) {
-
-        static Connection none(int servers) {
-            return new Connection(null, null, new InetSocketAddress[servers]);
-        }
-
-        /** Connects to the servers that have an address, each known to the ring by its place in the list. */
-        static Connection open(InetSocketAddress[] addresses, MemcachedProperties properties,
-                ExecutorService listeners, HashRing ring) {
-            int[] serverOfNode = IntStream.range(0, addresses.length).filter(i -> addresses[i] != null).toArray();
-            if (serverOfNode.length == 0) {
-                return none(addresses.length);
-            }
-            List<InetSocketAddress> resolved = new ArrayList<>();
-            for (int server : serverOfNode) {
-                resolved.add(addresses[server]);
-            }
-            try {
-                MemcachedClient client = new MemcachedClient(
-                        new PoolConnectionFactory(properties, listeners, ring, serverOfNode), resolved);
-                return new Connection(client, (RingLocator) client.getNodeLocator(), addresses);
-            }
-            catch (IOException ex) {
-                throw new UncheckedIOException(ex);
-            }
-        }
-
-        void close(Duration timeout) {
-            if (client != null) {
-                client.shutdown(timeout.toMillis(), TimeUnit.MILLISECONDS);
-            }
-        }
     }
 }
