@@ -36,8 +36,10 @@ source scripts/common.sh
 x_cache() { curl -s -o /dev/null -D - --max-time 5 "http://127.0.0.1:$gateway_port$1" | tr -d '\r' | awk -F': ' 'tolower($1) == "x-cache" {print $2}'; }
 
 start_gateway() { # ring
+  # Placement, not speed, is under test: a loaded CI machine must not turn a slow store into a missing item.
   java -Xmx128m -jar gateway/target/gateway-*.jar --server.port="$gateway_port" \
     --management.server.port="$management_port" --memcached.ring="$1" \
+    --memcached.operation-timeout=1s \
     --memcached.servers="127.0.0.1:${ports[0]},127.0.0.1:${ports[1]},127.0.0.1:${ports[2]}" \
     --comments-service.uri="http://127.0.0.1:$comments_port" >"$work/gateway-$1.log" 2>&1 &
   gateway_pid=$!
@@ -58,7 +60,7 @@ served_by_nginx() { # first last
   for i in $(seq "$1" "$2"); do curl -fs -o /dev/null "http://127.0.0.1:$gateway_port/api/v1/comments/$i"; done
   for i in $(seq "$1" "$2"); do
     path=/api/v1/comments/$i
-    for _ in $(seq 50); do [ "$(x_cache "$path")" = HIT ] && break; sleep 0.1; done
+    for _ in $(seq 100); do [ "$(x_cache "$path")" = HIT ] && break; sleep 0.2; done
     [ "$(x_cache "$path")" = HIT ] || fail "$path was not stored by the gateway"
   done
   for i in $(seq "$1" "$2"); do
@@ -91,8 +93,9 @@ for port in "${ports[@]}"; do
   memcached -u nobody -l 127.0.0.1 -p "$port" -m 16 >"$work/memcached-$port.log" 2>&1 &
   pids+=($!)
 done
+# Items live an hour, so none expires while a slow machine works through the paths.
 java -Xmx96m -jar comments-service/target/comments-service-*.jar --server.port="$comments_port" \
-  >"$work/comments.log" 2>&1 &
+  --comments.max-age=3600s >"$work/comments.log" 2>&1 &
 pids+=($!)
 
 mkdir -p "$work/nginx/logs" "$work/nginx/temp"
