@@ -13,6 +13,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.IntStream;
 
+import dev.cachegateway.gateway.support.MemcachedContainer;
 import dev.cachegateway.gateway.support.MemcachedTextClient;
 import io.github.resilience4j.circuitbreaker.CallNotPermittedException;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
@@ -195,21 +196,21 @@ class MemcachedPoolTests {
         if (container == null) {
             throw new UnknownHostException(server.host());
         }
-        return new InetSocketAddress(container.getHost(), container.getMappedPort(11211));
+        return new InetSocketAddress(container.getHost(), container.getMappedPort(MemcachedContainer.PORT));
     }
 
     private static GenericContainer<?> memcached() {
-        return new GenericContainer<>("memcached:1.6").withExposedPorts(11211);
+        return MemcachedContainer.create();
     }
 
     private static MemcachedTextClient.Item rawGet(GenericContainer<?> server, String key) throws Exception {
-        try (MemcachedTextClient raw = new MemcachedTextClient(server.getHost(), server.getMappedPort(11211))) {
+        try (MemcachedTextClient raw = MemcachedContainer.textClient(server)) {
             return raw.get(key);
         }
     }
 
     private static void rawSet(GenericContainer<?> server, String key, String value) throws Exception {
-        try (MemcachedTextClient raw = new MemcachedTextClient(server.getHost(), server.getMappedPort(11211))) {
+        try (MemcachedTextClient raw = MemcachedContainer.textClient(server)) {
             raw.set(key, 0, 0, value.getBytes(StandardCharsets.UTF_8));
         }
     }
