@@ -5,6 +5,7 @@ import static org.springframework.cloud.gateway.support.GatewayToStringStyler.fi
 import java.time.Duration;
 import java.util.List;
 
+import dev.cachegateway.gateway.cache.key.CacheKeyTemplate;
 import dev.cachegateway.gateway.memcached.ReactiveMemcached;
 import io.micrometer.core.instrument.MeterRegistry;
 
