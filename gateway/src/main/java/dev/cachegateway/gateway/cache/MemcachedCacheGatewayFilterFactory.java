@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.List;
 
 import dev.cachegateway.gateway.cache.key.CacheKeyTemplate;
+import dev.cachegateway.gateway.cache.policy.StorePolicy;
 import dev.cachegateway.gateway.memcached.ReactiveMemcached;
 import io.micrometer.core.instrument.MeterRegistry;
 
