@@ -55,7 +55,8 @@ class GracefulShutdownTests {
                 .until(() -> backend.calls("/api/v1/comments/1") > 0);
         gateway.close();
 
-        HttpResponse<String> response = inFlight.get();
+        Awaitility.await("the answer to the request in flight").atMost(Duration.ofSeconds(10)).until(inFlight::isDone);
+        HttpResponse<String> response = inFlight.join();
         assertThat(response.statusCode()).isEqualTo(200);
         assertThat(response.body()).isEqualTo("{\"slow\":true}");
         assertThat(gateway.isActive()).isFalse();

@@ -1,6 +1,8 @@
 package dev.cachegateway.gateway.cache;
 
-import dev.cachegateway.gateway.cache.StoreDecision.Skip;
+import dev.cachegateway.gateway.cache.policy.StoreDecision;
+import dev.cachegateway.gateway.cache.policy.StoreDecision.Skip;
+import dev.cachegateway.gateway.cache.policy.StorePolicy;
 import dev.cachegateway.gateway.memcached.CachedItem;
 import reactor.core.publisher.Mono;
 

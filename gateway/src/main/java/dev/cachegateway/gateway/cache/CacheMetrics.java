@@ -4,7 +4,7 @@ import java.util.EnumMap;
 import java.util.Locale;
 import java.util.Map;
 
-import dev.cachegateway.gateway.cache.StoreDecision.Skip;
+import dev.cachegateway.gateway.cache.policy.StoreDecision.Skip;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 

@@ -4,7 +4,7 @@ import java.util.Locale;
 import java.util.concurrent.TimeoutException;
 
 import dev.cachegateway.gateway.cache.CacheMetrics.Bypass;
-import dev.cachegateway.gateway.cache.StoreDecision.Skip;
+import dev.cachegateway.gateway.cache.policy.StoreDecision.Skip;
 import dev.cachegateway.gateway.memcached.MemcachedLimits;
 import reactor.core.publisher.Mono;
 

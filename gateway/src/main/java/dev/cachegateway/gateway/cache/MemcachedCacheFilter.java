@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 
 import dev.cachegateway.gateway.cache.CacheMetrics.Bypass;
+import dev.cachegateway.gateway.cache.key.CacheKeyTemplate;
 import dev.cachegateway.gateway.logging.BurstLog;
 import dev.cachegateway.gateway.memcached.CachedItem;
 import dev.cachegateway.gateway.memcached.MemcachedLimits;

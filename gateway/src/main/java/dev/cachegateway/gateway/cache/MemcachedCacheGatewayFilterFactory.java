@@ -1,16 +1,15 @@
 package dev.cachegateway.gateway.cache;
 
-import static org.springframework.cloud.gateway.support.GatewayToStringStyler.filterToStringCreator;
-
 import java.time.Duration;
 import java.util.List;
 
+import dev.cachegateway.gateway.cache.key.CacheKeyTemplate;
+import dev.cachegateway.gateway.cache.policy.StorePolicy;
 import dev.cachegateway.gateway.memcached.ReactiveMemcached;
 import io.micrometer.core.instrument.MeterRegistry;
 
 import org.springframework.cloud.gateway.filter.GatewayFilter;
 import org.springframework.cloud.gateway.filter.factory.AbstractGatewayFilterFactory;
-import org.springframework.http.MediaType;
 
 /**
  * The {@code MemcachedCache} route filter: {@code - MemcachedCache} or {@code - MemcachedCache=$uri$is_args$args},
@@ -46,41 +45,20 @@ public class MemcachedCacheGatewayFilterFactory
 
     @Override
     public GatewayFilter apply(Config config) {
-        String keyTemplate = orDefault(config.keyTemplate, defaults.getKeyTemplate());
-        MediaType contentType = MediaType.parseMediaType(orDefault(config.contentType, defaults.getContentType()));
-        int gzipFlag = orDefault(config.gzipFlag, defaults.getGzipFlag());
-        boolean storing = orDefault(config.store, defaults.isStore());
-        Duration defaultTtl = orDefault(config.defaultTtl, defaults.getDefaultTtl());
-        Duration maxTtl = orDefault(config.maxTtl, defaults.getMaxTtl());
-        CacheKeyTemplate keys = CacheKeyTemplate.parse(keyTemplate);
-        StorePolicy policy = new StorePolicy(defaults.getStoreStatuses(), defaultTtl, maxTtl, contentType, gzipFlag,
-                defaults.getMaxItemSize().toBytes(), keys.headerNames());
-        HitResponses hits = new HitResponses(contentType, gzipFlag);
+        RouteSettings route = RouteSettings.of(config, defaults);
+        CacheKeyTemplate keys = CacheKeyTemplate.parse(route.keyTemplate());
+        StorePolicy policy = new StorePolicy(defaults.getStoreStatuses(), route.defaultTtl(), route.maxTtl(),
+                route.contentType(), route.gzipFlag(), defaults.getMaxItemSize().toBytes(), keys.headerNames());
+        HitResponses hits = new HitResponses(route.contentType(), route.gzipFlag());
         MissCoalescing misses = new MissCoalescing(inFlight, replicas,
-                new BackendFallback(storing, policy, store, metrics), hits, defaults.getLockTimeout());
-        String settings = filterToStringCreator(this)
-                .append("keyTemplate", keyTemplate)
-                .append("contentType", contentType)
-                .append("gzipFlag", gzipFlag)
-                .append("store", storing)
-                .append("defaultTtl", defaultTtl)
-                .append("maxTtl", maxTtl)
-                .append("bypassHeaders", defaults.getBypassHeaders())
-                .append("storeStatuses", defaults.getStoreStatuses())
-                .append("maxItemSize", defaults.getMaxItemSize())
-                .append("lockTimeout", defaults.getLockTimeout())
-                .toString();
+                new BackendFallback(route.store(), policy, store, metrics), hits, defaults.getLockTimeout());
         return new MemcachedCacheFilter(memcached, keys, defaults.getBypassHeaders(),
-                hits, misses, metrics, settings);
+                hits, misses, metrics, route.describe(this, defaults));
     }
 
     @Override
     public List<String> shortcutFieldOrder() {
         return List.of("keyTemplate");
-    }
-
-    private static <T> T orDefault(T routeValue, T defaultValue) {
-        return routeValue != null ? routeValue : defaultValue;
     }
 
     /** A route's settings; each one left unset takes its default from {@link MemcachedCacheProperties}. */

@@ -2,7 +2,9 @@ package dev.cachegateway.gateway.cache;
 
 import java.util.function.Supplier;
 
-import dev.cachegateway.gateway.cache.StoreDecision.Skip;
+import dev.cachegateway.gateway.cache.policy.StoreDecision;
+import dev.cachegateway.gateway.cache.policy.StoreDecision.Skip;
+import dev.cachegateway.gateway.cache.policy.StorePolicy;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;

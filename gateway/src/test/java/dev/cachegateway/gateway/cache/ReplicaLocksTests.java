@@ -78,7 +78,8 @@ class ReplicaLocksTests {
         locks.claim("/a").block(Duration.ofSeconds(5));
 
         StepVerifier.create(locks.awaitItem("/a"))
-                .then(() -> client.set("/a", 60, new CachedItem("{}".getBytes(StandardCharsets.UTF_8), 0)).block())
+                .then(() -> client.set("/a", 60, new CachedItem("{}".getBytes(StandardCharsets.UTF_8), 0))
+                        .block(Duration.ofSeconds(5)))
                 .assertNext(item -> assertThat(item.value()).isEqualTo("{}".getBytes(StandardCharsets.UTF_8)))
                 .verifyComplete();
     }

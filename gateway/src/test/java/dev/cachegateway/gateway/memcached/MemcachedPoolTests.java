@@ -186,7 +186,7 @@ class MemcachedPoolTests {
 
     private void connect(Map<String, GenericContainer<?>> initial) {
         dns.putAll(initial);
-        pool = TestMemcached.pool(NAMES, Duration.ofMillis(200), this::resolve, TestMemcached.breakers(),
+        pool = TestMemcached.pool(NAMES, Duration.ofMillis(500), this::resolve, TestMemcached.breakers(),
                 new SimpleMeterRegistry());
         await().atMost(Duration.ofSeconds(10)).until(() -> pool.availableServers() == initial.size());
     }

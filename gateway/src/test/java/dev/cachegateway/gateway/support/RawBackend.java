@@ -9,12 +9,15 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
+
+import org.awaitility.Awaitility;
 
 /**
  * A backend over a plain TCP socket that writes exactly the bytes it is told to, for answers no HTTP server would
@@ -100,7 +103,7 @@ public final class RawBackend implements AutoCloseable {
      * Ends every open connection, as a backend that restarts would, and waits (up to 5 s) until the gateway has
      * closed its side too, so that the next request opens a new one.
      */
-    public void closeConnections() throws InterruptedException {
+    public void closeConnections() {
         for (Socket socket : open) {
             try {
                 socket.shutdownOutput();
@@ -109,12 +112,8 @@ public final class RawBackend implements AutoCloseable {
                 // Already closing.
             }
         }
-        for (int attempt = 0; !open.isEmpty(); attempt++) {
-            if (attempt == 100) {
-                throw new AssertionError(open.size() + " connections still open after 5 s");
-            }
-            Thread.sleep(50);
-        }
+        Awaitility.await("the gateway closing its side of the backend connections").atMost(Duration.ofSeconds(5))
+                .pollInterval(Duration.ofMillis(50)).until(open::isEmpty);
     }
 
     private void accept() {

@@ -1,11 +1,11 @@
-package dev.cachegateway.gateway.cache;
+package dev.cachegateway.gateway.cache.policy;
 
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 
-import dev.cachegateway.gateway.cache.StoreDecision.Skip;
+import dev.cachegateway.gateway.cache.policy.StoreDecision.Skip;
 import dev.cachegateway.gateway.memcached.MemcachedLimits;
 
 import org.springframework.http.HttpHeaders;
@@ -21,7 +21,7 @@ import org.springframework.http.MediaType;
  * (as nginx's {@code proxy_cache_valid}). No header value makes it throw: an invalid one is ignored or, for
  * {@code Expires}, means already expired (RFC 9111 5.3).
  */
-final class StorePolicy {
+public final class StorePolicy {
 
     private final Set<Integer> statuses;
 
@@ -38,11 +38,19 @@ final class StorePolicy {
     private final Set<String> keyedHeaders;
 
     /**
+     * A route's rules.
+     *
+     * @param statuses the statuses that may be stored
+     * @param defaultTtl the lifetime of an answer without explicit freshness; zero stores none of them
+     * @param maxTtl the longest lifetime an item gets, whatever the answer says
+     * @param contentType the type a hit on the route is served with
+     * @param gzipFlag the item flag that marks a gzip body; zero stores no gzip body
+     * @param maxItemSize the largest body, in bytes, that is stored
      * @param keyedHeaders the request headers, in lower case, that the route's key is made of: an answer that
      * varies on any other header would be served to requests it was not meant for
      */
-    StorePolicy(List<Integer> statuses, Duration defaultTtl, Duration maxTtl, MediaType contentType, int gzipFlag,
-            long maxItemSize, Set<String> keyedHeaders) {
+    public StorePolicy(List<Integer> statuses, Duration defaultTtl, Duration maxTtl, MediaType contentType,
+            int gzipFlag, long maxItemSize, Set<String> keyedHeaders) {
         this.statuses = Set.copyOf(statuses);
         this.maxTtl = Math.min(maxTtl.toSeconds(), MemcachedLimits.MAX_TTL_SECONDS);
         this.defaultTtl = Math.min(defaultTtl.toSeconds(), this.maxTtl);
@@ -52,11 +60,13 @@ final class StorePolicy {
         this.keyedHeaders = Set.copyOf(keyedHeaders);
     }
 
-    long maxItemSize() {
+    /** The largest body, in bytes, that is stored. */
+    public long maxItemSize() {
         return maxItemSize;
     }
 
-    StoreDecision decide(HttpMethod method, HttpStatusCode status, HttpHeaders headers, long nowMillis) {
+    /** Whether an answer with this status and these headers, to a request of this method, is stored, and how. */
+    public StoreDecision decide(HttpMethod method, HttpStatusCode status, HttpHeaders headers, long nowMillis) {
         if (!HttpMethod.GET.equals(method)) {
             return StoreDecision.skip(Skip.METHOD);
         }

@@ -1,4 +1,4 @@
-package dev.cachegateway.gateway.cache;
+package dev.cachegateway.gateway.cache.policy;
 
 /**
  * Whether a backend answer goes into memcached, and if so for how long and with which flags.
@@ -7,10 +7,10 @@ package dev.cachegateway.gateway.cache;
  * @param ttlSeconds the item's time to live
  * @param flags the item's flags: 0, or the route's gzip flag for a gzip-encoded body
  */
-record StoreDecision(Skip skipped, int ttlSeconds, int flags) {
+public record StoreDecision(Skip skipped, int ttlSeconds, int flags) {
 
     /** Why an answer is not stored; also the tag of the skipped-store metric. */
-    enum Skip {
+    public enum Skip {
         /** Not a GET: HEAD answers have no body to store. */
         METHOD,
         /** A status the route does not store (only 200 by default). */
@@ -45,7 +45,8 @@ record StoreDecision(Skip skipped, int ttlSeconds, int flags) {
         return new StoreDecision(null, ttlSeconds, flags);
     }
 
-    boolean stores() {
+    /** Whether the answer is stored. */
+    public boolean stores() {
         return skipped == null;
     }
 }

@@ -1,4 +1,4 @@
-package dev.cachegateway.gateway.cache;
+package dev.cachegateway.gateway.cache.key;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;

@@ -1,4 +1,4 @@
-package dev.cachegateway.gateway.cache;
+package dev.cachegateway.gateway.cache.policy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -7,7 +7,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Set;
 
-import dev.cachegateway.gateway.cache.StoreDecision.Skip;
+import dev.cachegateway.gateway.cache.policy.StoreDecision.Skip;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;

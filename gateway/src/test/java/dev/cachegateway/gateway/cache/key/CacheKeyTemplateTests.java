@@ -1,4 +1,4 @@
-package dev.cachegateway.gateway.cache;
+package dev.cachegateway.gateway.cache.key;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;

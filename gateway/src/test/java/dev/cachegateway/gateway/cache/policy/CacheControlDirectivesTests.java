@@ -1,4 +1,4 @@
-package dev.cachegateway.gateway.cache;
+package dev.cachegateway.gateway.cache.policy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

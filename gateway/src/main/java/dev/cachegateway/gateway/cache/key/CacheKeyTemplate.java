@@ -1,9 +1,8 @@
-package dev.cachegateway.gateway.cache;
+package dev.cachegateway.gateway.cache.key;
 
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -49,10 +48,10 @@ public final class CacheKeyTemplate {
                 parts.add(new Literal(template.substring(literalStart, matcher.start())));
             }
             String name = matcher.group(1) != null ? matcher.group(1) : matcher.group(2);
-            if (name.startsWith("http_")) {
-                String header = name.substring("http_".length()).replace('_', '-').toLowerCase(Locale.ROOT);
-                headerNames.add(header);
-                parts.add(new Header(header));
+            HeaderVariable header = HeaderVariable.named(name);
+            if (header != null) {
+                headerNames.add(header.name());
+                parts.add(header);
             }
             else {
                 parts.add(variable(name, template));
@@ -122,7 +121,8 @@ public final class CacheKeyTemplate {
         return source;
     }
 
-    private interface Part {
+    /** One piece of a key: a literal or a variable's value, null when the request has none. */
+    interface Part {
 
         String value(String rawPath, String rawQuery, HttpHeaders headers);
     }
@@ -132,16 +132,6 @@ public final class CacheKeyTemplate {
         @Override
         public String value(String rawPath, String rawQuery, HttpHeaders headers) {
             return text;
-        }
-    }
-
-    /** nginx joins the lines of a header with ", ", but those of Cookie with "; ". */
-    private record Header(String name) implements Part {
-
-        @Override
-        public String value(String rawPath, String rawQuery, HttpHeaders headers) {
-            List<String> lines = headers.get(name);
-            return lines == null ? "" : String.join(name.equals("cookie") ? "; " : ", ", lines);
         }
     }
 }
