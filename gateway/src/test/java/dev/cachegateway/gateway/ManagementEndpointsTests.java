@@ -41,7 +41,8 @@ class ManagementEndpointsTests extends CacheIntegrationTest {
                 .jsonPath("$.components.memcached.details.nodes['" + server() + "'].answer").isEqualTo("ok")
                 // Nothing routes through a discovery client, so its UNKNOWN would only confuse.
                 .jsonPath("$.components.discoveryComposite").doesNotExist()
-                .jsonPath("$.components.reactiveDiscoveryClients").doesNotExist();
+                .jsonPath("$.components.reactiveDiscoveryClients").doesNotExist()
+                .jsonPath("$.components.refreshScope").doesNotExist();
     }
 
     @Test
