@@ -21,7 +21,7 @@ import org.springframework.http.MediaType;
 public class MemcachedCacheGatewayFilterFactory
         extends AbstractGatewayFilterFactory<MemcachedCacheGatewayFilterFactory.Config> {
 
-    private final ReactiveMemcached memcached;
+    private final ItemLookup items;
 
     private final MemcachedCacheProperties defaults;
 
@@ -34,12 +34,12 @@ public class MemcachedCacheGatewayFilterFactory
     private final CacheMetrics metrics;
 
     MemcachedCacheGatewayFilterFactory(ReactiveMemcached memcached, MemcachedCacheProperties defaults,
-            MeterRegistry meters) {
+            NearCache nearCache, MeterRegistry meters) {
         super(Config.class);
-        this.memcached = memcached;
+        this.items = new ItemLookup(memcached, nearCache);
         this.defaults = defaults;
         this.metrics = new CacheMetrics(meters);
-        this.store = new ResponseStore(memcached, defaults.getMaxConcurrentStores(), metrics);
+        this.store = new ResponseStore(memcached, defaults.getMaxConcurrentStores(), metrics, nearCache);
         this.inFlight = new InFlightRequests();
         this.replicas = new ReplicaLocks(memcached, defaults.getLockTimeout());
     }
@@ -70,7 +70,7 @@ public class MemcachedCacheGatewayFilterFactory
                 .append("maxItemSize", defaults.getMaxItemSize())
                 .append("lockTimeout", defaults.getLockTimeout())
                 .toString();
-        return new MemcachedCacheFilter(memcached, keys, defaults.getBypassHeaders(),
+        return new MemcachedCacheFilter(items, keys, defaults.getBypassHeaders(),
                 hits, misses, metrics, settings);
     }
 
