@@ -2,9 +2,8 @@ package dev.cachegateway.gateway.cache;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Predicate;
 
-import org.reactivestreams.Publisher;
-import reactor.core.Fuseable;
 import reactor.core.publisher.Mono;
 
 import org.springframework.cloud.gateway.event.RefreshRoutesResultEvent;
@@ -26,7 +25,7 @@ import org.springframework.web.server.WebFilterChain;
  * of truth: this filter takes them from the {@link RouteLocator} and tries their own predicates in their order, and
  * steps in only where the first route that matches has the cache filter as its only filter, so that nothing a route
  * does is skipped. Anything but a hit goes on through the route as before, with the lookup handed to the route's
- * filter. A predicate that cannot say at once (not a plain {@code Mono.just}) leaves the request to the gateway.
+ * filter. A predicate that cannot say at once ({@link SyncPredicates}) leaves the request to the gateway.
  */
 final class EarlyHitFilter implements WebFilter, Ordered, ApplicationListener<RefreshRoutesResultEvent> {
 
@@ -55,27 +54,20 @@ final class EarlyHitFilter implements WebFilter, Ordered, ApplicationListener<Re
     /** The cache filter of the route the gateway would pick, if it is one this filter answers for; else null. */
     private MemcachedCacheFilter match(ServerWebExchange exchange) {
         for (Candidate candidate : candidates) {
-            Boolean matches = evaluate(candidate.route(), exchange);
-            if (matches == null) {
+            if (candidate.test() == null) {
                 return null;
             }
-            if (matches) {
-                return candidate.cache();
+            try {
+                if (candidate.test().test(exchange)) {
+                    return candidate.cache();
+                }
+            }
+            catch (RuntimeException ex) {
+                // The gateway skips a route whose predicate fails, and says so itself.
+                return null;
             }
         }
         return null;
-    }
-
-    // A predicate made from a plain Predicate answers with Mono.just, whose value can be read without subscribing.
-    private static Boolean evaluate(Route route, ServerWebExchange exchange) {
-        try {
-            Publisher<Boolean> result = route.getPredicate().apply(exchange);
-            return result instanceof Fuseable.ScalarCallable<?> scalar ? Boolean.TRUE.equals(scalar.call()) : null;
-        }
-        catch (Exception ex) {
-            // The gateway skips a route whose predicate fails; it will say so itself.
-            return null;
-        }
     }
 
     @Override
@@ -86,7 +78,7 @@ final class EarlyHitFilter implements WebFilter, Ordered, ApplicationListener<Re
     private static List<Candidate> candidates(List<Route> routes) {
         List<Candidate> candidates = new ArrayList<>(routes.size());
         for (Route route : routes) {
-            candidates.add(new Candidate(route, onlyCacheFilter(route.getFilters())));
+            candidates.add(new Candidate(SyncPredicates.of(route.getPredicate()), onlyCacheFilter(route.getFilters())));
         }
         return List.copyOf(candidates);
     }
@@ -107,7 +99,7 @@ final class EarlyHitFilter implements WebFilter, Ordered, ApplicationListener<Re
         return ORDER;
     }
 
-    /** A route, and its cache filter if this filter may answer for it, else null. */
-    private record Candidate(Route route, MemcachedCacheFilter cache) {
+    /** A route's predicate as a plain test (null if it has none), and its cache filter if this filter may answer. */
+    private record Candidate(Predicate<ServerWebExchange> test, MemcachedCacheFilter cache) {
     }
 }
