@@ -17,6 +17,8 @@ GATEWAY_PORT=${GATEWAY_PORT:-28080}
 MANAGEMENT_PORT=${MANAGEMENT_PORT:-28083}
 NGINX_PORT=${NGINX_PORT:-28081}
 NGINX_KEEPALIVE_PORT=${NGINX_KEEPALIVE_PORT:-28082}
+NEAR_CACHE_PORT=${NEAR_CACHE_PORT:-28084}
+NEAR_CACHE_MANAGEMENT_PORT=${NEAR_CACHE_MANAGEMENT_PORT:-28085}
 
 # Without flags the JVM sizes its heap from the machine's memory and peaks near 440 MB (gateway) and 370 MB
 # (comments-service) under this load. A bounded heap with the serial collector peaks near 245 and 210 MB at the same
@@ -25,12 +27,21 @@ GATEWAY_JAVA_OPTS=${GATEWAY_JAVA_OPTS--Xmx128m -XX:+UseSerialGC}
 COMMENTS_JAVA_OPTS=${COMMENTS_JAVA_OPTS--Xmx96m -XX:+UseSerialGC}
 
 CONCURRENCY=50
+# memcached's memory: every item a full run stores must fit, or the real miss would measure eviction too. The
+# real-miss cases store one item per request: at up to 10,000 requests/s for 25 s (warm-up and measurement), 250,000
+# collections of 2,176 bytes take 250,000 chunks of 2,320 bytes (580 MB), the single comments 50 MB more. The report
+# says how many items were evicted all the same.
+MEMCACHED_MEMORY_MB=1024
+# The near-cache's settings for the gateway that runs with it: short-lived, and bounded well below the heap.
+NEAR_CACHE_ARGS=(--memcached.cache.near-cache.ttl=5s --memcached.cache.near-cache.max-entries=10000
+    --memcached.cache.near-cache.max-bytes=16MB)
 JVM_START_TIMEOUT=120
 
 QUICK=false
 NGINX_AVAILABLE=false
 GNUPLOT_AVAILABLE=false
 PIDS=()
+declare -A PEAK_RSS=()
 NOTES=()
 # Processes whose CPU time is read around each wrk measurement: "name pid" pairs, in the report's column order.
 MEASURED=()
@@ -39,8 +50,13 @@ DIRECT="http://127.0.0.1:$COMMENTS_PORT"
 GATEWAY="http://127.0.0.1:$GATEWAY_PORT"
 NGINX_ARTICLE="http://127.0.0.1:$NGINX_PORT"
 NGINX_KEEPALIVE="http://127.0.0.1:$NGINX_KEEPALIVE_PORT"
+NEAR_CACHE="http://127.0.0.1:$NEAR_CACHE_PORT"
 SINGLE=/api/v1/comments/1
 COLLECTION=/api/v1/comments/users/1
+# The real miss asks for <prefix><fresh id>; each run of bench/fresh-ids.lua gets a range of ids of its own.
+SINGLE_PREFIX=/api/v1/comments/
+COLLECTION_PREFIX=/api/v1/comments/users/
+FRESH_RUNS=0
 
 log() {
     printf '==> %s\n' "$*"
@@ -186,7 +202,7 @@ start_memcached() {
     local logfile="$WORK/memcached.log"
     log "starting memcached on $MEMCACHED_PORT"
     # memcached refuses to run as root without -u; as another user it ignores it.
-    memcached -u nobody -l 127.0.0.1 -p "$MEMCACHED_PORT" -m 64 -c 4096 >"$logfile" 2>&1 &
+    memcached -u nobody -l 127.0.0.1 -p "$MEMCACHED_PORT" -m "$MEMCACHED_MEMORY_MB" -c 4096 >"$logfile" 2>&1 &
     MEMCACHED_PID=$!
     PIDS+=("$MEMCACHED_PID")
     local tries=0 reply=""
@@ -223,10 +239,22 @@ start_apps() {
     GATEWAY_PID=$!
     PIDS+=("$GATEWAY_PID")
 
-    MEASURED+=("gateway $GATEWAY_PID" "comments-service $COMMENTS_PID" "memcached $MEMCACHED_PID")
+    log "starting a gateway with the near-cache on $NEAR_CACHE_PORT: ${NEAR_CACHE_ARGS[*]}"
+    # shellcheck disable=SC2086
+    java $GATEWAY_JAVA_OPTS -jar "$GATEWAY_JAR" \
+        --server.address=127.0.0.1 --server.port="$NEAR_CACHE_PORT" \
+        --management.server.address=127.0.0.1 --management.server.port="$NEAR_CACHE_MANAGEMENT_PORT" \
+        --comments-service.uri="$DIRECT" \
+        --memcached.servers="127.0.0.1:$MEMCACHED_PORT" "${NEAR_CACHE_ARGS[@]}" >"$WORK/gateway-near-cache.log" 2>&1 &
+    NEAR_CACHE_PID=$!
+    PIDS+=("$NEAR_CACHE_PID")
+
+    MEASURED+=("gateway $GATEWAY_PID" "gateway-near-cache $NEAR_CACHE_PID" "comments-service $COMMENTS_PID"
+        "memcached $MEMCACHED_PID")
 
     wait_for_http comments-service "$COMMENTS_PID" "$DIRECT$SINGLE/no_cache" "$WORK/comments-service.log"
     wait_for_http gateway "$GATEWAY_PID" "$GATEWAY$SINGLE/no_cache" "$WORK/gateway.log"
+    wait_for_http "gateway (near-cache)" "$NEAR_CACHE_PID" "$NEAR_CACHE$SINGLE/no_cache" "$WORK/gateway-near-cache.log"
     log "both apps answer"
 }
 
@@ -255,9 +283,40 @@ start_nginx() {
     wait_for_http "nginx ($name)" "$pid" "http://127.0.0.1:$port$SINGLE/no_cache" "$prefix/logs/error.log"
 }
 
-# VmHWM is the peak resident set since the process started.
+# VmHWM is the peak resident set since the process started, or since it was last reset.
 peak_rss_mb() {
     awk '/^VmHWM:/ { printf "%.0f", $2 / 1024 }' "/proc/$1/status" 2>/dev/null || echo "?"
+}
+
+# The processes whose peak RSS is reported per case: "name pid" pairs (nginx has several processes: left out).
+rss_watched() {
+    printf '%s\n' "gateway $GATEWAY_PID" "gateway-near-cache $NEAR_CACHE_PID" "comments-service $COMMENTS_PID" \
+        "memcached $MEMCACHED_PID"
+}
+
+# Keeps each process's peak so far, then resets its VmHWM (writing 5 to clear_refs), so that the next reading is
+# the peak of one case alone.
+reset_peak_rss() {
+    local name pid
+    while read -r name pid; do
+        record_peak "$name" "$(peak_rss_mb "$pid")"
+        echo 5 >"/proc/$pid/clear_refs" 2>/dev/null || true
+    done < <(rss_watched)
+}
+
+# $1 case id: appends "id name MB" lines with each process's peak during the case.
+record_case_rss() {
+    local name pid mb
+    while read -r name pid; do
+        mb=$(peak_rss_mb "$pid")
+        record_peak "$name" "$mb"
+        printf '%s\t%s\t%s\n' "$1" "$name" "$mb" >>"$WORK/rss.tsv"
+    done < <(rss_watched)
+}
+
+record_peak() {
+    [[ $2 =~ ^[0-9]+$ ]] || return 0
+    if [ -z "${PEAK_RSS[$1]:-}" ] || [ "$2" -gt "${PEAK_RSS[$1]}" ]; then PEAK_RSS[$1]=$2; fi
 }
 
 # User plus system CPU time of a process and its children (nginx's workers), in clock ticks. The command names
@@ -421,12 +480,29 @@ measure() {
         fi
     fi
 
-    local before after
+    measure_wrk "$id" "$label" "$url"
+}
+
+# $1 case id, $2 label, then wrk's URL and script arguments. wrk with the CPU time and peak RSS of the servers.
+measure_wrk() {
+    local id=$1 label=$2 out="$WORK/out/$1.wrk.txt" before after
+    shift 2
+    reset_peak_rss
     before=$(cpu_snapshot)
-    wrk -t2 -c"$CONCURRENCY" -d"$(wrk_duration)" --latency "$url" >"$out.wrk.txt" 2>&1 || { cat "$out.wrk.txt" >&2; die "wrk failed on $url"; }
+    wrk -t2 -c"$CONCURRENCY" -d"$(wrk_duration)" --latency "$@" >"$out" 2>&1 || { cat "$out" >&2; die "wrk failed on $*"; }
     after=$(cpu_snapshot)
-    record "$id" "$label" wrk "$out.wrk.txt" parse_wrk
-    record_cpu "$id" "$before" "$after" "$out.wrk.txt"
+    record_case_rss "$id"
+    record "$id" "$label" wrk "$out" parse_wrk
+    record_cpu "$id" "$before" "$after" "$out"
+}
+
+# $1 case id, $2 label, $3 URL up to the id. A real miss: every request asks for an id nobody asked for before, so
+# the gateway looks it up, misses, asks the backend and stores the answer. wrk only, since ab asks for one URL.
+measure_fresh() {
+    local id=$1 label=$2 url=$3
+    log "$label: $url<fresh id>"
+    FRESH_RUNS=$((FRESH_RUNS + 1))
+    measure_wrk "$id" "$label" -s "$BENCH_DIR/fresh-ids.lua" "$url" -- "$((FRESH_RUNS * 100000000000))"
 }
 
 # The JIT compiles what runs: about 20 s per path, half on new connections and half on kept-alive ones, as measured.
@@ -437,11 +513,21 @@ warm_up() {
     wrk -t2 -c"$CONCURRENCY" -d10s "$url" >"$WORK/out/warm-up.txt" 2>&1 || { cat "$WORK/out/warm-up.txt" >&2; die "warm-up failed on $url"; }
 }
 
+# The real miss's own path (lookup, miss, store, coalescing), 10 s with fresh ids.
+warm_up_fresh() {
+    local url=$1
+    log "warming up: $url<fresh id>"
+    FRESH_RUNS=$((FRESH_RUNS + 1))
+    wrk -t2 -c"$CONCURRENCY" -d10s -s "$BENCH_DIR/fresh-ids.lua" "$url" -- "$((FRESH_RUNS * 100000000000))" \
+        >"$WORK/out/warm-up.txt" 2>&1 || { cat "$WORK/out/warm-up.txt" >&2; die "warm-up failed on $url"; }
+}
+
 run_cases() {
-    local payload path
+    local payload path prefix
     for payload in single collection; do
         if [ $payload = single ]; then path=$SINGLE; else path=$COLLECTION; fi
         prime_gateway "$GATEWAY$path"
+        prime_gateway "$NEAR_CACHE$path"
         if $NGINX_AVAILABLE; then
             expect_nginx_hit "$NGINX_ARTICLE$path"
             expect_nginx_hit "$NGINX_KEEPALIVE$path"
@@ -453,23 +539,32 @@ run_cases() {
             warm_up "$DIRECT$path/no_cache"
             warm_up "$GATEWAY$path/no_cache"
             warm_up "$GATEWAY$path"
+            warm_up "$NEAR_CACHE$path"
         done
+        warm_up_fresh "$GATEWAY$SINGLE_PREFIX"
+        warm_up_fresh "$GATEWAY$COLLECTION_PREFIX"
     fi
 
     for payload in single collection; do
-        if [ $payload = single ]; then path=$SINGLE; else path=$COLLECTION; fi
+        if [ $payload = single ]; then path=$SINGLE prefix=$SINGLE_PREFIX; else path=$COLLECTION prefix=$COLLECTION_PREFIX; fi
         measure "direct-miss-$payload" "direct miss, $payload" "$DIRECT$path/no_cache"
-        measure "gateway-miss-$payload" "gateway miss, $payload" "$GATEWAY$path/no_cache"
+        measure_fresh "direct-fresh-$payload" "direct miss (fresh ids), $payload" "$DIRECT$prefix"
+        measure "gateway-pass-$payload" "gateway pass-through, $payload" "$GATEWAY$path/no_cache"
+        measure_fresh "gateway-real-miss-$payload" "gateway miss (real), $payload" "$GATEWAY$prefix"
         expect_gateway_hit "$GATEWAY$path"
         measure "gateway-hit-$payload" "gateway hit, $payload" "$GATEWAY$path"
         expect_gateway_hit "$GATEWAY$path"
+        expect_gateway_hit "$NEAR_CACHE$path"
+        measure "gateway-near-hit-$payload" "gateway hit (near-cache), $payload" "$NEAR_CACHE$path"
+        expect_gateway_hit "$NEAR_CACHE$path"
         if $NGINX_AVAILABLE; then
             measure "nginx-hit-$payload" "nginx hit (article), $payload" "$NGINX_ARTICLE$path"
             expect_nginx_hit "$NGINX_ARTICLE$path"
             measure "nginx-keepalive-hit-$payload" "nginx hit (keepalive), $payload" "$NGINX_KEEPALIVE$path"
             expect_nginx_hit "$NGINX_KEEPALIVE$path"
             # The reference for the gateway's miss: nginx asks memcached, misses, and proxies to comments-service.
-            measure "nginx-keepalive-miss-$payload" "nginx miss (keepalive), $payload" "$NGINX_KEEPALIVE$path/no_cache"
+            measure_fresh "nginx-keepalive-miss-$payload" "nginx miss (keepalive, fresh ids), $payload" \
+                "$NGINX_KEEPALIVE$prefix"
         fi
     done
 }
@@ -501,13 +596,21 @@ ratios_table() {
             for (i = 1; i <= 2; i++) row("gateway hit / direct miss", "gateway-hit", "direct-miss", payloads[i])
             for (i = 1; i <= 2; i++) row("gateway hit / nginx hit (keepalive)", "gateway-hit", "nginx-keepalive-hit", payloads[i])
             for (i = 1; i <= 2; i++) row("gateway hit / nginx hit (article)", "gateway-hit", "nginx-hit", payloads[i])
-            for (i = 1; i <= 2; i++) row("gateway miss / direct miss", "gateway-miss", "direct-miss", payloads[i])
-            for (i = 1; i <= 2; i++) row("nginx miss (keepalive) / direct miss", "nginx-keepalive-miss", "direct-miss", payloads[i])
-            for (i = 1; i <= 2; i++) row("gateway miss / nginx miss (keepalive)", "gateway-miss", "nginx-keepalive-miss", payloads[i])
+            for (i = 1; i <= 2; i++) row("gateway hit (near-cache) / nginx hit (keepalive)", "gateway-near-hit", "nginx-keepalive-hit", payloads[i])
+            for (i = 1; i <= 2; i++) row("gateway miss (real) / gateway pass-through", "gateway-real-miss", "gateway-pass", payloads[i])
+            for (i = 1; i <= 2; i++) row("gateway miss (real) / nginx miss (fresh ids)", "gateway-real-miss", "nginx-keepalive-miss", payloads[i])
+            for (i = 1; i <= 2; i++) row("gateway miss (real) / direct (fresh ids)", "gateway-real-miss", "direct-fresh", payloads[i])
+            for (i = 1; i <= 2; i++) row("nginx miss (fresh ids) / direct (fresh ids)", "nginx-keepalive-miss", "direct-fresh", payloads[i])
+            for (i = 1; i <= 2; i++) row("gateway pass-through / direct miss", "gateway-pass", "direct-miss", payloads[i])
         }' "$WORK/results.tsv"
 }
 
 cpu_table() {
+    per_case_table "$WORK/cpu.tsv"
+}
+
+# $1: "case name value" lines, as a table of cases by process.
+per_case_table() {
     awk -F'\t' '
         FNR == NR { if (!($1 in label)) { label[$1] = $2; cases[++n] = $1 }; next }
         { cpu[$1 SUBSEP $2] = $3; if (!($2 in seen)) { seen[$2] = 1; names[++m] = $2 } }
@@ -520,7 +623,16 @@ cpu_table() {
                 for (j = 1; j <= m; j++) { key = cases[i] SUBSEP names[j]; printf " %s |", key in cpu ? cpu[key] : "n/a" }
                 printf "\n"
             }
-        }' "$WORK/results.tsv" "$WORK/cpu.tsv"
+        }' "$WORK/results.tsv" "$1"
+}
+
+# What memcached holds at the end, and whether any item was evicted to make room.
+memcached_summary() {
+    local stats
+    stats=$(exec 3<>"/dev/tcp/127.0.0.1/$MEMCACHED_PORT" && printf 'stats\r\nquit\r\n' >&3 && timeout 2 cat <&3 | tr -d '\r') || true
+    awk -v limit="$MEMCACHED_MEMORY_MB" '$1 == "STAT" { stat[$2] = $3 }
+        END { printf "-m %d: %d items, %.0f MB of %d MB used at the end; %d evicted during the run\n",
+                  limit, stat["curr_items"], stat["bytes"] / 1048576, limit, stat["evictions"] }' <<<"$stats"
 }
 
 machine_section() {
@@ -560,9 +672,13 @@ EOF
         printf 'collector included, and a process that is not saturated spends somewhat more per request (fewer\n'
         printf 'requests per wake-up). nginx is both of its instances together.\n\n'
         cpu_table
-        printf '\n## Peak RSS (VmHWM)\n\n| process | MB |\n|---|---:|\n'
-        printf '| gateway | %s |\n| comments-service | %s |\n| memcached | %s |\n' \
-            "$(peak_rss_mb "$GATEWAY_PID")" "$(peak_rss_mb "$COMMENTS_PID")" "$(peak_rss_mb "$MEMCACHED_PID")"
+        reset_peak_rss
+        printf '\n## Peak RSS (VmHWM, MB)\n\nOver the whole run:\n\n| process | MB |\n|---|---:|\n'
+        local name
+        while read -r name _; do printf '| %s | %s |\n' "$name" "${PEAK_RSS[$name]:-?}"; done < <(rss_watched)
+        printf '\nDuring each wrk run (the peak is reset before each one):\n\n'
+        per_case_table "$WORK/rss.tsv"
+        printf '\n## memcached\n\n%s\n' "$(memcached_summary)"
         printf '\n## Set-up\n\n'
         machine_section
         if [ ${#NOTES[@]} -gt 0 ]; then
@@ -615,11 +731,13 @@ main() {
     mkdir -p "$WORK/out"
     : >"$WORK/results.tsv"
     : >"$WORK/cpu.tsv"
+    : >"$WORK/rss.tsv"
     CLOCK_TICKS=$(getconf CLK_TCK)
 
     ensure_tools
     build_jars
-    local ports=("$MEMCACHED_PORT" "$COMMENTS_PORT" "$GATEWAY_PORT" "$MANAGEMENT_PORT")
+    local ports=("$MEMCACHED_PORT" "$COMMENTS_PORT" "$GATEWAY_PORT" "$MANAGEMENT_PORT" "$NEAR_CACHE_PORT"
+        "$NEAR_CACHE_MANAGEMENT_PORT")
     if $NGINX_AVAILABLE; then ports+=("$NGINX_PORT" "$NGINX_KEEPALIVE_PORT"); fi
     check_ports_free "${ports[@]}"
 

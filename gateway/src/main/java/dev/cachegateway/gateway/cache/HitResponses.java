@@ -27,12 +27,17 @@ final class HitResponses {
     }
 
     CapturedResponse of(CachedItem item) {
+        return of(item, EntityTags.of(item.value()));
+    }
+
+    /** The same, with the item's ETag known already. */
+    CapturedResponse of(CachedItem item, String etag) {
         HttpHeaders headers = new HttpHeaders();
         headers.setContentType(contentType);
         if (item.hasFlag(gzipFlag)) {
             headers.set(HttpHeaders.CONTENT_ENCODING, "gzip");
         }
-        headers.setETag(EntityTags.of(item.value()));
+        headers.setETag(etag);
         return new CapturedResponse(HttpStatus.OK, headers, item.value());
     }
 }

@@ -17,7 +17,8 @@ import org.springframework.stereotype.Component;
 /**
  * Invalidation for operators, on the management port only: {@code DELETE /actuator/memcached/api/v1/comments/1}
  * deletes the item of that path (its {@code $uri} key, derived as for a request), and
- * {@code DELETE /actuator/memcached?key=...} deletes any key as it is written.
+ * {@code DELETE /actuator/memcached?key=...} deletes any key as it is written. Either also drops the item from this
+ * gateway's near-cache.
  */
 @Component
 @Endpoint(id = "memcached")
@@ -27,8 +28,11 @@ class MemcachedCacheEndpoint {
 
     private final ReactiveMemcached memcached;
 
-    MemcachedCacheEndpoint(ReactiveMemcached memcached) {
+    private final NearCache nearCache;
+
+    MemcachedCacheEndpoint(ReactiveMemcached memcached, NearCache nearCache) {
         this.memcached = memcached;
+        this.nearCache = nearCache;
     }
 
     @DeleteOperation
@@ -46,6 +50,8 @@ class MemcachedCacheEndpoint {
             return Mono.just(new WebEndpointResponse<>(Map.of("error", "not a valid memcached key"),
                     WebEndpointResponse.STATUS_BAD_REQUEST));
         }
+        // This gateway's near-cache forgets the item at once; other replicas' keep it for up to their TTL.
+        nearCache.invalidate(key);
         return memcached.delete(key)
                 .map(deleted -> new WebEndpointResponse<Map<String, Object>>(Map.of("key", key, "deleted", deleted)))
                 .onErrorResume(failure -> Mono.just(new WebEndpointResponse<>(

@@ -1,15 +1,9 @@
 package dev.cachegateway.gateway.cache;
 
-import java.time.Duration;
 import java.util.List;
 
 import dev.cachegateway.gateway.cache.CacheMetrics.Bypass;
 import dev.cachegateway.gateway.cache.key.CacheKeyTemplate;
-import dev.cachegateway.gateway.logging.BurstLog;
-import dev.cachegateway.gateway.memcached.CachedItem;
-import dev.cachegateway.gateway.memcached.MemcachedLimits;
-import dev.cachegateway.gateway.memcached.ReactiveMemcached;
-import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
 
 import org.springframework.cloud.gateway.filter.GatewayFilter;
@@ -20,6 +14,7 @@ import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpMethod;
 import org.springframework.http.server.reactive.ServerHttpRequest;
 import org.springframework.web.server.ServerWebExchange;
+import org.springframework.web.server.WebFilterChain;
 
 /**
  * nginx's {@code memcached_pass} with {@code error_page 404 502 = @fallback}: looks the request up in memcached,
@@ -30,10 +25,7 @@ final class MemcachedCacheFilter implements GatewayFilter, Ordered {
     /** Before the filter that writes the backend's answer, so that this one sees that answer go by. */
     static final int ORDER = NettyWriteResponseFilter.WRITE_RESPONSE_FILTER_ORDER - 1;
 
-    private static final BurstLog failures =
-            new BurstLog(LoggerFactory.getLogger(MemcachedCacheFilter.class), Duration.ofSeconds(10));
-
-    private final ReactiveMemcached memcached;
+    private final ItemLookup items;
 
     private final CacheKeyTemplate keys;
 
@@ -47,9 +39,9 @@ final class MemcachedCacheFilter implements GatewayFilter, Ordered {
 
     private final String settings;
 
-    MemcachedCacheFilter(ReactiveMemcached memcached, CacheKeyTemplate keys, List<String> bypassHeaders,
+    MemcachedCacheFilter(ItemLookup items, CacheKeyTemplate keys, List<String> bypassHeaders,
             HitResponses hits, MissCoalescing misses, CacheMetrics metrics, String settings) {
-        this.memcached = memcached;
+        this.items = items;
         this.keys = keys;
         this.bypassHeaders = List.copyOf(bypassHeaders);
         this.hits = hits;
@@ -63,9 +55,7 @@ final class MemcachedCacheFilter implements GatewayFilter, Ordered {
         CacheOutcome outcome = CacheOutcome.of(exchange.getResponse(), metrics);
         ServerHttpRequest request = exchange.getRequest();
         Bypass bypass = bypassReason(request);
-        String key = bypass == null
-                ? keys.render(request.getURI().getRawPath(), request.getURI().getRawQuery(), request.getHeaders())
-                : null;
+        String key = bypass == null ? key(request) : null;
         if (bypass != null || key == null) {
             bypass = bypass != null ? bypass : Bypass.KEY;
             metrics.bypass(bypass);
@@ -76,37 +66,58 @@ final class MemcachedCacheFilter implements GatewayFilter, Ordered {
         if (following != null) {
             return following;
         }
+        EarlyLookup early = exchange.getAttribute(EarlyLookup.ATTRIBUTE);
+        if (early != null && early.filter() == this && early.key().equals(key)) {
+            return answer(exchange, chain, key, outcome, early.lookup());
+        }
         // Hit or miss is decided before anything is written: a write is an empty Mono, so chaining the
         // fallback on emptiness would send every hit to the backend as well.
-        return memcached.get(key)
-                // A gzip item a client cannot decode is as good as none; the backend's answer to that client is
-                // not stored, since it would replace the item that gzip clients are served.
-                .map(item -> hits.canAnswer(request.getHeaders(), item) ? Lookup.hit(item) : Lookup.UNUSABLE)
-                .defaultIfEmpty(Lookup.MISS)
-                .onErrorResume(failure -> {
-                    // An open breaker is logged once, when it opens.
-                    if (!MemcachedLimits.isCircuitOpen(failure)) {
-                        failures.warn("memcached lookup failed, answering from the backend", failure);
-                    }
-                    return Mono.just(new Lookup(null, failure));
-                })
-                .flatMap(lookup -> {
-                    if (lookup == Lookup.UNUSABLE) {
-                        outcome.varyMiss();
-                        return chain.filter(exchange);
-                    }
-                    if (lookup.item() != null) {
-                        outcome.hit();
-                        return CapturedResponseWriter.write(exchange, hits.of(lookup.item()));
-                    }
-                    if (lookup.failure() == null) {
-                        outcome.miss();
-                        return misses.miss(exchange, chain, key, outcome);
-                    }
-                    // memcached is failing: storing would only add to its load.
-                    outcome.error(lookup.failure());
-                    return chain.filter(exchange);
-                });
+        return items.lookUp(key, request.getHeaders(), hits)
+                .flatMap(lookup -> answer(exchange, chain, key, outcome, lookup));
+    }
+
+    /**
+     * Before routing, for a request that this filter's route is the first to match: answers a hit here, and notes
+     * anything else for {@link #filter}, so that the route goes on without a second lookup.
+     */
+    Mono<Void> answerEarly(ServerWebExchange exchange, WebFilterChain chain) {
+        ServerHttpRequest request = exchange.getRequest();
+        String key = bypassReason(request) == null ? key(request) : null;
+        // A bypass, and a key with a miss in flight, are the route's to answer, as ever.
+        if (key == null || misses.inFlight(key)) {
+            return chain.filter(exchange);
+        }
+        return items.lookUp(key, request.getHeaders(), hits).flatMap(lookup -> {
+            if (lookup.item() == null) {
+                exchange.getAttributes().put(EarlyLookup.ATTRIBUTE, new EarlyLookup(this, key, lookup));
+                return chain.filter(exchange);
+            }
+            CacheOutcome.of(exchange.getResponse(), metrics).hit();
+            return CapturedResponseWriter.write(exchange, lookup.answer(hits));
+        });
+    }
+
+    private Mono<Void> answer(ServerWebExchange exchange, GatewayFilterChain chain, String key, CacheOutcome outcome,
+            Lookup lookup) {
+        if (lookup == Lookup.UNUSABLE) {
+            outcome.varyMiss();
+            return chain.filter(exchange);
+        }
+        if (lookup.item() != null) {
+            outcome.hit();
+            return CapturedResponseWriter.write(exchange, lookup.answer(hits));
+        }
+        if (lookup.failure() == null) {
+            outcome.miss();
+            return misses.miss(exchange, chain, key, outcome);
+        }
+        // memcached is failing: storing would only add to its load.
+        outcome.error(lookup.failure());
+        return chain.filter(exchange);
+    }
+
+    private String key(ServerHttpRequest request) {
+        return keys.render(request.getURI().getRawPath(), request.getURI().getRawQuery(), request.getHeaders());
     }
 
     private Bypass bypassReason(ServerHttpRequest request) {
@@ -133,16 +144,9 @@ final class MemcachedCacheFilter implements GatewayFilter, Ordered {
         return settings;
     }
 
-    /** What memcached said: an item, nothing (a miss), or a failure. */
-    private record Lookup(CachedItem item, Throwable failure) {
+    /** A lookup made before routing, for the route filter that made it and the key it looked up. */
+    record EarlyLookup(MemcachedCacheFilter filter, String key, Lookup lookup) {
 
-        static final Lookup MISS = new Lookup(null, null);
-
-        /** An item this client cannot take; told apart from {@link #MISS} by identity. */
-        static final Lookup UNUSABLE = new Lookup(null, null);
-
-        static Lookup hit(CachedItem item) {
-            return new Lookup(item, null);
-        }
+        static final String ATTRIBUTE = EarlyLookup.class.getName();
     }
 }

@@ -20,7 +20,7 @@ import org.springframework.cloud.gateway.filter.factory.AbstractGatewayFilterFac
 public class MemcachedCacheGatewayFilterFactory
         extends AbstractGatewayFilterFactory<MemcachedCacheGatewayFilterFactory.Config> {
 
-    private final ReactiveMemcached memcached;
+    private final ItemLookup items;
 
     private final MemcachedCacheProperties defaults;
 
@@ -33,12 +33,12 @@ public class MemcachedCacheGatewayFilterFactory
     private final CacheMetrics metrics;
 
     MemcachedCacheGatewayFilterFactory(ReactiveMemcached memcached, MemcachedCacheProperties defaults,
-            MeterRegistry meters) {
+            NearCache nearCache, MeterRegistry meters) {
         super(Config.class);
-        this.memcached = memcached;
+        this.items = new ItemLookup(memcached, nearCache);
         this.defaults = defaults;
         this.metrics = new CacheMetrics(meters);
-        this.store = new ResponseStore(memcached, defaults.getMaxConcurrentStores(), metrics);
+        this.store = new ResponseStore(memcached, defaults.getMaxConcurrentStores(), metrics, nearCache);
         this.inFlight = new InFlightRequests();
         this.replicas = new ReplicaLocks(memcached, defaults.getLockTimeout());
     }
@@ -52,7 +52,7 @@ public class MemcachedCacheGatewayFilterFactory
         HitResponses hits = new HitResponses(route.contentType(), route.gzipFlag());
         MissCoalescing misses = new MissCoalescing(inFlight, replicas,
                 new BackendFallback(route.store(), policy, store, metrics), hits, defaults.getLockTimeout());
-        return new MemcachedCacheFilter(memcached, keys, defaults.getBypassHeaders(),
+        return new MemcachedCacheFilter(items, keys, defaults.getBypassHeaders(),
                 hits, misses, metrics, route.describe(this, defaults));
     }
 

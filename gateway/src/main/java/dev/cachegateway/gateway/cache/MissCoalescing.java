@@ -48,6 +48,11 @@ final class MissCoalescing {
         return ticket != null ? follow(exchange, chain, key, ticket, outcome) : null;
     }
 
+    /** Whether a miss for {@code key} is on its way to the backend now. */
+    boolean inFlight(String key) {
+        return inFlight.follow(key) != null;
+    }
+
     /** The answer to a request whose lookup missed. */
     Mono<Void> miss(ServerWebExchange exchange, GatewayFilterChain chain, String key, CacheOutcome outcome) {
         if (!backend.stores(exchange.getRequest())) {

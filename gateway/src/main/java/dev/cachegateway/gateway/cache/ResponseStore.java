@@ -29,13 +29,20 @@ final class ResponseStore {
 
     private final CacheMetrics metrics;
 
+    private final NearCache near;
+
     ResponseStore(ReactiveMemcached memcached, int maxConcurrentStores, CacheMetrics metrics) {
+        this(memcached, maxConcurrentStores, metrics, NearCache.off());
+    }
+
+    ResponseStore(ReactiveMemcached memcached, int maxConcurrentStores, CacheMetrics metrics, NearCache near) {
         this.memcached = memcached;
         this.pending = Bulkhead.of("memcached-stores", BulkheadConfig.custom()
                 .maxConcurrentCalls(maxConcurrentStores)
                 .maxWaitDuration(Duration.ZERO)
                 .build());
         this.metrics = metrics;
+        this.near = near;
     }
 
     /**
@@ -46,11 +53,13 @@ final class ResponseStore {
         memcached.set(key, ttlSeconds, item)
                 .transformDeferred(BulkheadOperator.of(pending))
                 .doFinally(signal -> whenDone.run())
-                .subscribe(this::stored, this::failed);
+                .subscribe(accepted -> stored(accepted, key, item, ttlSeconds), this::failed);
     }
 
-    private void stored(boolean accepted) {
+    private void stored(boolean accepted, String key, CachedItem item, int ttlSeconds) {
         if (accepted) {
+            // Only what memcached took: the near-cache never holds an item that memcached does not.
+            near.stored(key, item, ttlSeconds);
             metrics.stored();
         }
         else {

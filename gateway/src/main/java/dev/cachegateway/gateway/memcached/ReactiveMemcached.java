@@ -2,13 +2,13 @@ package dev.cachegateway.gateway.memcached;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.function.Function;
 
 import io.github.resilience4j.reactor.circuitbreaker.operator.CircuitBreakerOperator;
+import io.netty.util.Timeout;
 import net.spy.memcached.CachedData;
 import net.spy.memcached.MemcachedClient;
 import net.spy.memcached.internal.GetFuture;
@@ -18,7 +18,7 @@ import reactor.core.publisher.MonoSink;
 
 /**
  * A pool of memcached servers as {@link Mono}s. Every call returns at once: spymemcached's futures are bridged
- * through their completion listeners, never through a blocking {@code get()}, and a Reactor timeout cancels an
+ * through their completion listeners, never through a blocking {@code get()}, and a deadline cancels an
  * operation that takes too long, since spymemcached's own futures never time out unless somebody blocks on them.
  * Each server has its own circuit breaker, so a failing server fails its own keys at once and no others.
  */
@@ -30,12 +30,12 @@ public class ReactiveMemcached implements AutoCloseable {
 
     private final RawItemTranscoder transcoder = new RawItemTranscoder(CachedData.MAX_SIZE);
 
-    private final Duration timeout;
+    private final OperationDeadlines deadlines;
 
     ReactiveMemcached(MemcachedPool pool, Duration timeout, AutoCloseable refresher, ExecutorService listeners) {
         this.pool = pool;
-        this.timeout = timeout;
-        this.resources = List.of(refresher, pool, listeners::shutdown);
+        this.deadlines = new OperationDeadlines(timeout);
+        this.resources = List.of(refresher, pool, listeners::shutdown, deadlines);
     }
 
     /**
@@ -91,19 +91,31 @@ public class ReactiveMemcached implements AutoCloseable {
     }
 
     private Mono<CachedItem> lookup(PoolNode node, String key) {
-        return Mono.<CachedItem>create(sink -> {
+        return Mono.create(sink -> {
             GetFuture<CachedItem> future = pool.clientFor(node).asyncGet(key, transcoder);
-            sink.onCancel(() -> future.cancel(false));
+            watch(sink, future, () -> future.cancel(false));
             future.addListener(done -> complete(sink, done));
-        }).timeout(timeout);
+        });
     }
 
     private Mono<Boolean> operation(PoolNode node, Function<MemcachedClient, OperationFuture<Boolean>> start) {
-        return Mono.<Boolean>create(sink -> {
+        return Mono.create(sink -> {
             OperationFuture<Boolean> future = start.apply(pool.clientFor(node));
-            sink.onCancel(() -> future.cancel());
+            watch(sink, future, future::cancel);
             future.addListener(done -> complete(sink, done));
-        }).timeout(timeout);
+        });
+    }
+
+    // Fails the sink once the timeout passes; then, or when the subscriber cancels, an operation still under way is
+    // cancelled, since spymemcached's futures never time out.
+    private <T> void watch(MonoSink<T> sink, Future<?> future, Runnable cancel) {
+        Timeout deadline = deadlines.arm(sink::error);
+        sink.onDispose(() -> {
+            deadline.cancel();
+            if (!future.isDone()) {
+                cancel.run();
+            }
+        });
     }
 
     // Timed inside the breaker: what the breaker turns away never reaches memcached and is not a lookup.
@@ -121,14 +133,15 @@ public class ReactiveMemcached implements AutoCloseable {
     // The listener runs once the future is done, so get() returns at once; it only unwraps the outcome.
     @SuppressWarnings("unchecked")
     private static <T> void complete(MonoSink<T> sink, Future<?> done) {
+        if (done.isCancelled()) {
+            // Only this class cancels, once the sink is done with: nobody is left to tell.
+            return;
+        }
         try {
             sink.success((T) done.get());
         }
         catch (ExecutionException ex) {
             sink.error(ex.getCause() != null ? ex.getCause() : ex);
-        }
-        catch (CancellationException ex) {
-            sink.error(ex);
         }
         catch (InterruptedException ex) {
             Thread.currentThread().interrupt();
