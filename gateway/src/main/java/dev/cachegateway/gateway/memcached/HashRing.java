@@ -20,14 +20,21 @@ final class HashRing {
 
     private final ToLongFunction<byte[]> keyHash;
 
+    private final boolean oneServer;
+
     private HashRing(long[] points, int[] owners, ToLongFunction<byte[]> keyHash) {
         this.points = points;
         this.owners = owners;
         this.keyHash = keyHash;
+        this.oneServer = Arrays.stream(owners).distinct().count() <= 1;
     }
 
     /** The index, in the configured server list, of the server that holds {@code key}. */
     int serverFor(String key) {
+        // The usual single server holds every key: no hash to compute on each operation.
+        if (oneServer) {
+            return owners.length > 0 ? owners[0] : 0;
+        }
         long hash = keyHash.applyAsLong(key.getBytes(StandardCharsets.UTF_8));
         int low = 0;
         int high = points.length;

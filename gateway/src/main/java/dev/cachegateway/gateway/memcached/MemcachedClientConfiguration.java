@@ -69,7 +69,7 @@ class MemcachedClientConfiguration {
         for (int index = 0; index < servers.size(); index++) {
             ServerAddress server = servers.get(index);
             nodes.add(new PoolNode(index, server, breaker(breakers, server),
-                    new OperationTimers(meters, server.text()), ProbeKeys.onServer(ring, servers.size(), index)));
+                    new OperationTimers(meters, server.text()), ProbeKeys.onServer(ring, index)));
         }
         // Completions go to a few threads of our own. Run on spymemcached's one I/O thread instead, what follows a
         // completion (on a miss, the whole route up to the backend call) would hold up every server's I/O behind

@@ -51,7 +51,7 @@ final class MemcachedPool implements AutoCloseable {
     }
 
     PoolNode nodeFor(String key) {
-        return nodes.size() == 1 ? nodes.get(0) : nodes.get(ring.serverFor(key));
+        return nodes.get(ring.serverFor(key));
     }
 
     /** The client to ask for {@code node}'s keys; fails if the node's name has not resolved yet. */

@@ -14,10 +14,7 @@ final class ProbeKeys {
     }
 
     /** A key on the server at {@code index}, or null if none of the series lands there. */
-    static String onServer(HashRing ring, int servers, int index) {
-        if (servers == 1) {
-            return PREFIX + 0;
-        }
+    static String onServer(HashRing ring, int index) {
         for (int i = 0; i < TRIES; i++) {
             if (ring.serverFor(PREFIX + i) == index) {
                 return PREFIX + i;
