@@ -13,6 +13,7 @@ import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import io.github.resilience4j.micrometer.tagged.TaggedCircuitBreakerMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
+import io.netty.util.concurrent.ImmediateEventExecutor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -71,11 +72,10 @@ class MemcachedClientConfiguration {
             nodes.add(new PoolNode(index, server, breaker(breakers, server),
                     new OperationTimers(meters, server.text()), ProbeKeys.onServer(ring, index)));
         }
-        // Completions go to a few threads of our own. Run on spymemcached's one I/O thread instead, what follows a
-        // completion (on a miss, the whole route up to the backend call) would hold up every server's I/O behind
-        // it; measured, that saved about 13 us a hit, not worth a single thread for all of memcached's traffic.
-        ExecutorService listeners = Executors.newFixedThreadPool(
-                Runtime.getRuntime().availableProcessors(), daemonThreads("memcached-listener-"));
+        // spymemcached runs its listeners on its I/O thread, and they only hand the completion to CompletionThreads.
+        ExecutorService listeners = ImmediateEventExecutor.INSTANCE;
+        CompletionThreads completions = new CompletionThreads(Executors.newFixedThreadPool(
+                Runtime.getRuntime().availableProcessors(), daemonThreads("memcached-completion-")));
         MemcachedPool pool = new MemcachedPool(nodes, ring, resolver,
                 addresses -> PoolConnection.open(addresses, properties, listeners, ring),
                 properties.getShutdownTimeout());
@@ -83,7 +83,7 @@ class MemcachedClientConfiguration {
                 Executors.newSingleThreadScheduledExecutor(daemonThreads("memcached-resolver-"));
         long interval = properties.getResolveInterval().toMillis();
         refresher.scheduleWithFixedDelay(() -> refresh(pool), interval, interval, TimeUnit.MILLISECONDS);
-        return new ReactiveMemcached(pool, properties.getOperationTimeout(), refresher::shutdownNow, listeners);
+        return new ReactiveMemcached(pool, properties.getOperationTimeout(), refresher::shutdownNow, completions);
     }
 
     // A failed refresh must not end the schedule: the next one may succeed.

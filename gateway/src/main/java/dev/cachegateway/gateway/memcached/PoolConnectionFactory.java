@@ -84,8 +84,8 @@ final class PoolConnectionFactory extends DefaultConnectionFactory {
         return properties.getTimeoutExceptionThreshold();
     }
 
-    // Completions go to a few threads of our own, so that spymemcached's I/O thread only does I/O; they outlive
-    // each client, since the pool replaces clients when addresses change.
+    // Listeners run on spymemcached's I/O thread and only hand each completion over (see CompletionThreads); the
+    // executor outlives each client, since the pool replaces clients when addresses change.
     @Override
     public ExecutorService getListenerExecutorService() {
         return listeners;

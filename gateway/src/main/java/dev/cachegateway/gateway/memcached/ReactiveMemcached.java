@@ -3,7 +3,7 @@ package dev.cachegateway.gateway.memcached;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executor;
 import java.util.concurrent.Future;
 import java.util.function.Function;
 
@@ -32,10 +32,13 @@ public class ReactiveMemcached implements AutoCloseable {
 
     private final OperationDeadlines deadlines;
 
-    ReactiveMemcached(MemcachedPool pool, Duration timeout, AutoCloseable refresher, ExecutorService listeners) {
+    private final CompletionThreads completions;
+
+    ReactiveMemcached(MemcachedPool pool, Duration timeout, AutoCloseable refresher, CompletionThreads completions) {
         this.pool = pool;
         this.deadlines = new OperationDeadlines(timeout);
-        this.resources = List.of(refresher, pool, listeners::shutdown, deadlines);
+        this.completions = completions;
+        this.resources = List.of(refresher, pool, completions, deadlines);
     }
 
     /**
@@ -92,24 +95,26 @@ public class ReactiveMemcached implements AutoCloseable {
 
     private Mono<CachedItem> lookup(PoolNode node, String key) {
         return Mono.create(sink -> {
+            Executor caller = completions.ofCaller();
             GetFuture<CachedItem> future = pool.clientFor(node).asyncGet(key, transcoder);
-            watch(sink, future, () -> future.cancel(false));
-            future.addListener(done -> complete(sink, done));
+            watch(sink, caller, future, () -> future.cancel(false));
+            future.addListener(done -> caller.execute(() -> complete(sink, done)));
         });
     }
 
     private Mono<Boolean> operation(PoolNode node, Function<MemcachedClient, OperationFuture<Boolean>> start) {
         return Mono.create(sink -> {
+            Executor caller = completions.ofCaller();
             OperationFuture<Boolean> future = start.apply(pool.clientFor(node));
-            watch(sink, future, future::cancel);
-            future.addListener(done -> complete(sink, done));
+            watch(sink, caller, future, future::cancel);
+            future.addListener(done -> caller.execute(() -> complete(sink, done)));
         });
     }
 
     // Fails the sink once the timeout passes; then, or when the subscriber cancels, an operation still under way is
     // cancelled, since spymemcached's futures never time out.
-    private <T> void watch(MonoSink<T> sink, Future<?> future, Runnable cancel) {
-        Timeout deadline = deadlines.arm(sink::error);
+    private <T> void watch(MonoSink<T> sink, Executor caller, Future<?> future, Runnable cancel) {
+        Timeout deadline = deadlines.arm(timeout -> caller.execute(() -> sink.error(timeout)));
         sink.onDispose(() -> {
             deadline.cancel();
             if (!future.isDone()) {
