@@ -40,7 +40,7 @@ public class MemcachedCacheGatewayFilterFactory
         this.metrics = new CacheMetrics(meters);
         this.store = new ResponseStore(memcached, defaults.getMaxConcurrentStores(), metrics, nearCache);
         this.inFlight = new InFlightRequests();
-        this.replicas = new ReplicaLocks(memcached, defaults.getLockTimeout());
+        this.replicas = new ReplicaLocks(memcached, defaults.getLockTimeout(), defaults.isReplicaLock());
     }
 
     @Override

@@ -50,6 +50,9 @@ public class MemcachedCacheProperties {
     /** How many stores may wait for memcached at once; more are dropped and counted, not queued. */
     private int maxConcurrentStores = 256;
 
+    /** Whether misses coalesce across replicas through a lock item in memcached; a gateway alone may turn it off. */
+    private boolean replicaLock = true;
+
     public String getKeyTemplate() {
         return keyTemplate;
     }
@@ -136,5 +139,13 @@ public class MemcachedCacheProperties {
 
     public void setMaxConcurrentStores(int maxConcurrentStores) {
         this.maxConcurrentStores = maxConcurrentStores;
+    }
+
+    public boolean isReplicaLock() {
+        return replicaLock;
+    }
+
+    public void setReplicaLock(boolean replicaLock) {
+        this.replicaLock = replicaLock;
     }
 }

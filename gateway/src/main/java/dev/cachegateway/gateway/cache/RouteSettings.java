@@ -42,6 +42,7 @@ record RouteSettings(String keyTemplate, MediaType contentType, int gzipFlag, bo
                 .append("storeStatuses", defaults.getStoreStatuses())
                 .append("maxItemSize", defaults.getMaxItemSize())
                 .append("lockTimeout", defaults.getLockTimeout())
+                .append("replicaLock", defaults.isReplicaLock())
                 .toString();
     }
 

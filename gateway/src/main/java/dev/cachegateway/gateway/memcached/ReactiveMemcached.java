@@ -7,6 +7,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.Future;
 import java.util.function.Function;
 
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.reactor.circuitbreaker.operator.CircuitBreakerOperator;
 import io.netty.util.Timeout;
 import net.spy.memcached.CachedData;
@@ -65,6 +66,25 @@ public class ReactiveMemcached implements AutoCloseable {
     public Mono<Boolean> delete(String key) {
         return onNodeOf(key, node -> guarded(node, node.timers().delete(),
                 operation(node, client -> client.delete(key))));
+    }
+
+    /**
+     * Deletes {@code key} without waiting for memcached's answer, for a delete whose outcome changes nothing: no
+     * deadline, no timer and no completion to hand over. Skipped while the server's breaker is open or the server
+     * has no address.
+     */
+    public void deleteQuietly(String key) {
+        PoolNode node = pool.nodeFor(key);
+        CircuitBreaker.State state = node.breaker().getState();
+        if (state == CircuitBreaker.State.OPEN || state == CircuitBreaker.State.FORCED_OPEN) {
+            return;
+        }
+        try {
+            pool.clientFor(node).delete(key);
+        }
+        catch (RuntimeException unavailable) {
+            // No address, a full queue or a key memcached refuses: the item is left to expire.
+        }
     }
 
     /** The state of every server, in the configured order. Asks nothing of them. */

@@ -38,7 +38,7 @@ class ReplicaLocksTests {
                 Duration.ofMillis(500), TestMemcached.breakers(), new SimpleMeterRegistry());
         raw = MemcachedContainer.textClient(memcached);
         raw.flushAll();
-        locks = new ReplicaLocks(client, Duration.ofMillis(1500));
+        locks = new ReplicaLocks(client, Duration.ofMillis(1500), true);
     }
 
     @AfterEach
@@ -66,6 +66,15 @@ class ReplicaLocksTests {
 
         raw.awaitAbsent("/a" + ReplicaLocks.SUFFIX);
         assertThat(locks.claim("/a").block(Duration.ofSeconds(5)).taken()).isFalse();
+    }
+
+    @Test
+    void takesNoLockAndLeavesNothingInMemcachedWhenReplicaLocksAreOff() throws Exception {
+        ReplicaLocks off = new ReplicaLocks(client, Duration.ofMillis(1500), false);
+
+        assertThat(off.claim("/a").block(Duration.ofSeconds(5))).isSameAs(Claim.NONE);
+        assertThat(off.claim("/a").block(Duration.ofSeconds(5))).isSameAs(Claim.NONE);
+        assertThat(raw.get("/a" + ReplicaLocks.SUFFIX)).isNull();
     }
 
     @Test
