@@ -25,6 +25,8 @@ NEAR_CACHE_MANAGEMENT_PORT=${NEAR_CACHE_MANAGEMENT_PORT:-28085}
 # throughput; see bench/README.md for what else was measured.
 GATEWAY_JAVA_OPTS=${GATEWAY_JAVA_OPTS--Xmx128m -XX:+UseSerialGC}
 COMMENTS_JAVA_OPTS=${COMMENTS_JAVA_OPTS--Xmx96m -XX:+UseSerialGC}
+# Settings for both gateways, e.g. GATEWAY_ARGS=--memcached.cache.replica-lock=false; split on blanks.
+GATEWAY_ARGS=${GATEWAY_ARGS-}
 
 CONCURRENCY=50
 # memcached's memory: every item a full run stores must fit, or the real miss would measure eviction too. The
@@ -235,7 +237,7 @@ start_apps() {
         --server.address=127.0.0.1 --server.port="$GATEWAY_PORT" \
         --management.server.address=127.0.0.1 --management.server.port="$MANAGEMENT_PORT" \
         --comments-service.uri="$DIRECT" \
-        --memcached.servers="127.0.0.1:$MEMCACHED_PORT" >"$WORK/gateway.log" 2>&1 &
+        --memcached.servers="127.0.0.1:$MEMCACHED_PORT" $GATEWAY_ARGS >"$WORK/gateway.log" 2>&1 &
     GATEWAY_PID=$!
     PIDS+=("$GATEWAY_PID")
 
@@ -245,7 +247,8 @@ start_apps() {
         --server.address=127.0.0.1 --server.port="$NEAR_CACHE_PORT" \
         --management.server.address=127.0.0.1 --management.server.port="$NEAR_CACHE_MANAGEMENT_PORT" \
         --comments-service.uri="$DIRECT" \
-        --memcached.servers="127.0.0.1:$MEMCACHED_PORT" "${NEAR_CACHE_ARGS[@]}" >"$WORK/gateway-near-cache.log" 2>&1 &
+        --memcached.servers="127.0.0.1:$MEMCACHED_PORT" "${NEAR_CACHE_ARGS[@]}" $GATEWAY_ARGS \
+        >"$WORK/gateway-near-cache.log" 2>&1 &
     NEAR_CACHE_PID=$!
     PIDS+=("$NEAR_CACHE_PID")
 
@@ -543,6 +546,9 @@ run_cases() {
         done
         warm_up_fresh "$GATEWAY$SINGLE_PREFIX"
         warm_up_fresh "$GATEWAY$COLLECTION_PREFIX"
+        # The near-cache gateway serves misses too, as any gateway does; cold, its miss ran at a fifth of the other's.
+        warm_up_fresh "$NEAR_CACHE$SINGLE_PREFIX"
+        warm_up_fresh "$NEAR_CACHE$COLLECTION_PREFIX"
     fi
 
     for payload in single collection; do
@@ -557,6 +563,10 @@ run_cases() {
         expect_gateway_hit "$NEAR_CACHE$path"
         measure "gateway-near-hit-$payload" "gateway hit (near-cache), $payload" "$NEAR_CACHE$path"
         expect_gateway_hit "$NEAR_CACHE$path"
+        # Every answer it stores goes into its near-cache too, so this fills the near-cache to its bound: its
+        # peak RSS here is what the bound costs.
+        measure_fresh "gateway-near-real-miss-$payload" "gateway miss (real, near-cache), $payload" \
+            "$NEAR_CACHE$prefix"
         if $NGINX_AVAILABLE; then
             measure "nginx-hit-$payload" "nginx hit (article), $payload" "$NGINX_ARTICLE$path"
             expect_nginx_hit "$NGINX_ARTICLE$path"
@@ -643,7 +653,7 @@ machine_section() {
 - machine: $(nproc) cores, ${cpu:-unknown CPU}, $(awk '/^MemTotal:/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo)
 - load average before the run: $LOAD_BEFORE; after: $(cut -d' ' -f1-3 /proc/loadavg)
 - java: $java_version
-- gateway JVM flags: \`${GATEWAY_JAVA_OPTS:-none}\`
+- gateway JVM flags: \`${GATEWAY_JAVA_OPTS:-none}\`; settings: \`${GATEWAY_ARGS:-none}\` (near-cache gateway: \`${NEAR_CACHE_ARGS[*]}\`)
 - comments-service JVM flags: \`${COMMENTS_JAVA_OPTS:-none}\`
 - memcached $(memcached -V | cut -d' ' -f2), $(if $NGINX_AVAILABLE; then nginx -v 2>&1 | sed 's/.*: //'; else echo "no nginx"; fi), ab $(ab -V | awk 'NR == 1 { print $5 }'), $(wrk -v 2>&1 | awk 'NR == 1 { print $1, $2 }')
 - mode: $(if $QUICK; then echo "quick (about 2 s per measurement, no warm-up)"; else echo "full (20 s warm-up per path, ab -n 10000, wrk 15 s)"; fi); took $((SECONDS - STARTED_AT)) s
