@@ -38,8 +38,10 @@ class ReactiveMemcachedTests {
     void connect() throws Exception {
         breakers = TestMemcached.breakers();
         meters = new SimpleMeterRegistry();
-        client = TestMemcached.connect(memcached.getHost(), memcached.getMappedPort(MemcachedContainer.PORT), Duration.ofMillis(100),
-                breakers, meters);
+        // Long enough that an answered operation never times out on a loaded machine, short enough that the ten
+        // timeouts which open the breaker take a few seconds.
+        client = TestMemcached.connect(memcached.getHost(), memcached.getMappedPort(MemcachedContainer.PORT),
+                Duration.ofMillis(500), breakers, meters);
         raw = MemcachedContainer.textClient(memcached);
         raw.flushAll();
     }
