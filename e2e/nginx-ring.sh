@@ -19,21 +19,16 @@ pids=()
 log() { printf 'nginx-ring: %s\n' "$*"; }
 fail() { printf 'nginx-ring: FAILED: %s\n' "$*" >&2; exit 1; }
 
-cleanup() {
-  local rc=$?
-  [ -f "$work/nginx.pid" ] && kill "$(cat "$work/nginx.pid")" 2>/dev/null || true
-  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-  [ -n "${gateway_pid:-}" ] && kill "$gateway_pid" 2>/dev/null || true
-  wait 2>/dev/null || true
-  if [ "$rc" -ne 0 ]; then tail -n 30 "$work"/*.log 2>/dev/null || true; fi
-  rm -rf "$work"
-  exit "$rc"
-}
-trap cleanup EXIT INT TERM
 # shellcheck source=scripts/common.sh
 source scripts/common.sh
 
-x_cache() { curl -s -o /dev/null -D - --max-time 5 "http://127.0.0.1:$gateway_port$1" | tr -d '\r' | awk -F': ' 'tolower($1) == "x-cache" {print $2}'; }
+cleanup() {
+  local rc=$?
+  [ -f "$work/nginx.pid" ] && kill "$(cat "$work/nginx.pid")" 2>/dev/null || true
+  # shellcheck disable=SC2086 # no gateway yet: no argument
+  finish "$rc" "$work" "${pids[@]}" ${gateway_pid:-}
+}
+trap cleanup EXIT INT TERM
 
 start_gateway() { # ring
   # Placement, not speed, is under test: a loaded CI machine must not turn a slow store into a missing item.
@@ -60,8 +55,8 @@ served_by_nginx() { # first last
   for i in $(seq "$1" "$2"); do curl -fs -o /dev/null "http://127.0.0.1:$gateway_port/api/v1/comments/$i"; done
   for i in $(seq "$1" "$2"); do
     path=/api/v1/comments/$i
-    for _ in $(seq 100); do [ "$(x_cache "$path")" = HIT ] && break; sleep 0.2; done
-    [ "$(x_cache "$path")" = HIT ] || fail "$path was not stored by the gateway"
+    for _ in $(seq 100); do [ "$(x_cache "http://127.0.0.1:$gateway_port$path")" = HIT ] && break; sleep 0.2; done
+    [ "$(x_cache "http://127.0.0.1:$gateway_port$path")" = HIT ] || fail "$path was not stored by the gateway"
   done
   for i in $(seq "$1" "$2"); do
     path=/api/v1/comments/$i

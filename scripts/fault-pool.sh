@@ -19,23 +19,16 @@ declare -A memcached_pid
 
 log() { printf 'fault-pool: %s\n' "$*"; }
 
-cleanup() {
-  local rc=$?
-  for pid in "${pids[@]}" "${memcached_pid[@]}"; do kill -CONT "$pid" 2>/dev/null || true; kill "$pid" 2>/dev/null || true; done
-  wait 2>/dev/null || true
-  if [ "$rc" -ne 0 ]; then tail -n 30 "$work"/*.log 2>/dev/null || true; fi
-  rm -rf "$work"
-  exit "$rc"
-}
-trap cleanup EXIT INT TERM
 # shellcheck source=scripts/common.sh
 source scripts/common.sh
 
-x_cache() { curl -s -o /dev/null -D - --max-time 5 "http://127.0.0.1:$gateway_port$1" | tr -d '\r' | awk -F': ' 'tolower($1) == "x-cache" {print $2}'; }
+# A paused memcached is resumed before it is stopped.
+cleanup() { finish $? "$work" "${pids[@]}" "${memcached_pid[@]}"; }
+trap cleanup EXIT INT TERM
 
 hit_share() {
   local i hits=0
-  for i in $(seq 1 300); do [ "$(x_cache "/api/v1/comments/$i")" = HIT ] && hits=$((hits + 1)); done
+  for i in $(seq 1 300); do [ "$(x_cache "http://127.0.0.1:$gateway_port/api/v1/comments/$i")" = HIT ] && hits=$((hits + 1)); done
   echo "$hits"
 }
 
