@@ -35,6 +35,9 @@ public class MemcachedProperties {
     /** The longest pause between attempts to reconnect to a server that went away (whole seconds). */
     private Duration maxReconnectDelay = Duration.ofSeconds(2);
 
+    /** Whether lookups that wait together for one server are sent to it as one multi-get. */
+    private boolean mergeLookups = true;
+
     /** How many operations in a row may time out on one server before its connection is dropped and rebuilt. */
     private int timeoutExceptionThreshold = 20;
 
@@ -94,6 +97,14 @@ public class MemcachedProperties {
 
     public void setMaxReconnectDelay(Duration maxReconnectDelay) {
         this.maxReconnectDelay = maxReconnectDelay;
+    }
+
+    public boolean isMergeLookups() {
+        return mergeLookups;
+    }
+
+    public void setMergeLookups(boolean mergeLookups) {
+        this.mergeLookups = mergeLookups;
     }
 
     public int getTimeoutExceptionThreshold() {
