@@ -25,6 +25,9 @@ final class CacheOutcome {
     /** This cache's name in Cache-Status: a product name, the same on every replica. */
     static final String CACHE_NAME = "memcached-gateway";
 
+    // Every hit says the same; built once rather than on each.
+    private static final String HIT_MEMBER = CACHE_NAME + "; hit";
+
     private volatile CacheStatus status = CacheStatus.BYPASS;
 
     // RFC 9211 parameters: why the request went forward (null on a hit), and what became of the answer.
@@ -116,10 +119,10 @@ final class CacheOutcome {
 
     /** This cache's member of the Cache-Status list, an RFC 8941 item with parameters. */
     String cacheStatus() {
-        StringBuilder member = new StringBuilder(64).append(CACHE_NAME);
         if (forward == null) {
-            return member.append("; hit").toString();
+            return HIT_MEMBER;
         }
+        StringBuilder member = new StringBuilder(64).append(CACHE_NAME);
         member.append("; fwd=").append(forward);
         if (collapsed != null) {
             member.append(collapsed ? "; collapsed" : "; collapsed=?0");
