@@ -94,6 +94,17 @@ class CommentsServiceHttpTests {
     }
 
     @Test
+    void servesAThousandRequestsOnOneConnection() throws IOException {
+        String request = "GET /api/v1/comments/1/no_cache HTTP/1.1\r\nHost: localhost\r\n\r\n";
+        String last = "GET /api/v1/comments/1/no_cache HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n";
+
+        String responses = raw(request.repeat(999) + last);
+
+        assertThat(responses.split("HTTP/1.1 200 ", -1)).hasSize(1001);
+        assertThat(responses.indexOf("Connection: close")).isGreaterThan(responses.lastIndexOf("HTTP/1.1 200 "));
+    }
+
+    @Test
     void exposesHealthOnTheAppPort() throws Exception {
         HttpResponse<String> response = http.send(request("/actuator/health").build(),
                 HttpResponse.BodyHandlers.ofString());
