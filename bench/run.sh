@@ -22,9 +22,10 @@ NEAR_CACHE_MANAGEMENT_PORT=${NEAR_CACHE_MANAGEMENT_PORT:-28085}
 
 # Without flags the JVM sizes its heap from the machine's memory and peaks near 440 MB (gateway) and 370 MB
 # (comments-service) under this load. A bounded heap with the serial collector peaks near 245 and 210 MB at the same
-# throughput; see bench/README.md for what else was measured.
-GATEWAY_JAVA_OPTS=${GATEWAY_JAVA_OPTS--Xmx128m -XX:+UseSerialGC}
-COMMENTS_JAVA_OPTS=${COMMENTS_JAVA_OPTS--Xmx96m -XX:+UseSerialGC}
+# throughput; see bench/README.md for what else was measured. Trimming the native heap, as the container images do,
+# gives back what the JIT compiler freed.
+GATEWAY_JAVA_OPTS=${GATEWAY_JAVA_OPTS--Xmx128m -XX:+UseSerialGC -XX:TrimNativeHeapInterval=5000}
+COMMENTS_JAVA_OPTS=${COMMENTS_JAVA_OPTS--Xmx96m -XX:+UseSerialGC -XX:TrimNativeHeapInterval=5000}
 # Settings for both gateways, e.g. GATEWAY_ARGS=--memcached.cache.replica-lock=false; split on blanks.
 GATEWAY_ARGS=${GATEWAY_ARGS-}
 
