@@ -9,8 +9,12 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.cloud.gateway.route.Route;
 import org.springframework.cloud.gateway.route.RouteLocator;
+import org.springframework.test.annotation.DirtiesContext;
 
+// Closed after the class: with the default memcached.servers nothing answers, and a cached context would keep a
+// client reconnecting in the background through every later test.
 @SpringBootTest
+@DirtiesContext
 class GatewayApplicationTests {
 
     @Autowired
