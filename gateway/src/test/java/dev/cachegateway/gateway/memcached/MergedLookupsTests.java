@@ -5,12 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Collection;
-import java.util.List;
 import java.util.Map;
 
 import dev.cachegateway.gateway.support.MemcachedContainer;
 import dev.cachegateway.gateway.support.MemcachedTextClient;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import net.spy.memcached.ConnectionFactoryBuilder.Protocol;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -46,7 +44,8 @@ class MergedLookupsTests {
     @ParameterizedTest
     @EnumSource(Protocol.class)
     void givesEachOfManyLookupsIssuedTogetherItsOwnItemOrNone(Protocol protocol) throws Exception {
-        try (ReactiveMemcached client = connect(protocol)) {
+        try (ReactiveMemcached client = TestMemcached.connect(MemcachedContainer.address(memcached),
+                Duration.ofSeconds(2), properties -> properties.setProtocol(protocol))) {
             // Every key three times over, all subscribed at once, so that they queue up behind each other.
             Map<Integer, Collection<String>> answers = Flux.range(0, KEYS * 3)
                     .flatMap(n -> client.get(key(n % KEYS))
@@ -73,15 +72,6 @@ class MergedLookupsTests {
         MemcachedProperties properties = new MemcachedProperties();
         properties.setMergeLookups(merge);
         return new PoolConnectionFactory(properties, null, null, new int[] {0});
-    }
-
-    private static ReactiveMemcached connect(Protocol protocol) {
-        MemcachedProperties properties = new MemcachedProperties();
-        properties.setServers(List.of(MemcachedContainer.address(memcached)));
-        properties.setProtocol(protocol);
-        properties.setOperationTimeout(Duration.ofSeconds(2));
-        return TestMemcached.awaitConnected(MemcachedClientConfiguration.reactiveMemcached(properties,
-                TestMemcached.breakers(), new SimpleMeterRegistry(), ServerResolver.DNS));
     }
 
     private static String key(int i) {

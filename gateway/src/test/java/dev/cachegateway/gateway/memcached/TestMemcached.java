@@ -4,9 +4,11 @@ import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.function.Consumer;
 
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
 /**
  * A {@link ReactiveMemcached} made the way the application makes it, for tests outside this package.
@@ -25,12 +27,24 @@ public final class TestMemcached {
     /** A client of several servers, placed by the default ring, whose names {@code resolver} resolves. */
     public static ReactiveMemcached pool(List<String> servers, Duration timeout, ServerResolver resolver,
             CircuitBreakerRegistry breakers, MeterRegistry meters) {
+        return MemcachedClientConfiguration.reactiveMemcached(properties(servers, timeout), breakers, meters, resolver);
+    }
+
+    /** A client of the memcached at host:port with {@code settings} changed from the tests' usual ones. */
+    static ReactiveMemcached connect(String address, Duration timeout, Consumer<MemcachedProperties> settings) {
+        MemcachedProperties properties = properties(List.of(address), timeout);
+        settings.accept(properties);
+        return awaitConnected(MemcachedClientConfiguration.reactiveMemcached(properties, breakers(),
+                new SimpleMeterRegistry(), ServerResolver.DNS));
+    }
+
+    private static MemcachedProperties properties(List<String> servers, Duration timeout) {
         MemcachedProperties properties = new MemcachedProperties();
         properties.setServers(servers);
         properties.setOperationTimeout(timeout);
         properties.setResolveInterval(Duration.ofMillis(200));
         properties.setMaxReconnectDelay(Duration.ofSeconds(1));
-        return MemcachedClientConfiguration.reactiveMemcached(properties, breakers, meters, resolver);
+        return properties;
     }
 
     /**
