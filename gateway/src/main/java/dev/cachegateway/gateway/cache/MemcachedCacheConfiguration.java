@@ -1,5 +1,7 @@
 package dev.cachegateway.gateway.cache;
 
+import dev.cachegateway.gateway.cache.early.EarlyHitFilter;
+import dev.cachegateway.gateway.cache.hit.NearCache;
 import dev.cachegateway.gateway.memcached.ReactiveMemcached;
 import io.micrometer.core.instrument.MeterRegistry;
 

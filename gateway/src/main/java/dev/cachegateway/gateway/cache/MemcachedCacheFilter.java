@@ -2,8 +2,15 @@ package dev.cachegateway.gateway.cache;
 
 import java.util.List;
 
-import dev.cachegateway.gateway.cache.CacheMetrics.Bypass;
+import dev.cachegateway.gateway.cache.format.BodyFormat;
+import dev.cachegateway.gateway.cache.hit.ItemLookup;
+import dev.cachegateway.gateway.cache.hit.Lookup;
 import dev.cachegateway.gateway.cache.key.CacheKeyTemplate;
+import dev.cachegateway.gateway.cache.miss.MissCoalescing;
+import dev.cachegateway.gateway.cache.outcome.CacheMetrics;
+import dev.cachegateway.gateway.cache.outcome.CacheMetrics.Bypass;
+import dev.cachegateway.gateway.cache.outcome.CacheOutcome;
+import dev.cachegateway.gateway.cache.response.CapturedResponseWriter;
 import reactor.core.publisher.Mono;
 
 import org.springframework.cloud.gateway.filter.GatewayFilter;
@@ -20,10 +27,10 @@ import org.springframework.web.server.WebFilterChain;
  * nginx's {@code memcached_pass} with {@code error_page 404 502 = @fallback}: looks the request up in memcached,
  * answers a hit itself, and passes a miss or a memcached failure on to the route's backend.
  */
-final class MemcachedCacheFilter implements GatewayFilter, Ordered {
+public final class MemcachedCacheFilter implements GatewayFilter, Ordered {
 
     /** Before the filter that writes the backend's answer, so that this one sees that answer go by. */
-    static final int ORDER = NettyWriteResponseFilter.WRITE_RESPONSE_FILTER_ORDER - 1;
+    public static final int ORDER = NettyWriteResponseFilter.WRITE_RESPONSE_FILTER_ORDER - 1;
 
     private final ItemLookup items;
 
@@ -31,7 +38,7 @@ final class MemcachedCacheFilter implements GatewayFilter, Ordered {
 
     private final List<String> bypassHeaders;
 
-    private final HitResponses hits;
+    private final BodyFormat hits;
 
     private final MissCoalescing misses;
 
@@ -39,8 +46,8 @@ final class MemcachedCacheFilter implements GatewayFilter, Ordered {
 
     private final String settings;
 
-    MemcachedCacheFilter(ItemLookup items, CacheKeyTemplate keys, List<String> bypassHeaders,
-            HitResponses hits, MissCoalescing misses, CacheMetrics metrics, String settings) {
+    public MemcachedCacheFilter(ItemLookup items, CacheKeyTemplate keys, List<String> bypassHeaders,
+            BodyFormat hits, MissCoalescing misses, CacheMetrics metrics, String settings) {
         this.items = items;
         this.keys = keys;
         this.bypassHeaders = List.copyOf(bypassHeaders);
@@ -80,7 +87,7 @@ final class MemcachedCacheFilter implements GatewayFilter, Ordered {
      * Before routing, for a request that this filter's route is the first to match: answers a hit here, and notes
      * anything else for {@link #filter}, so that the route goes on without a second lookup.
      */
-    Mono<Void> answerEarly(ServerWebExchange exchange, WebFilterChain chain) {
+    public Mono<Void> answerEarly(ServerWebExchange exchange, WebFilterChain chain) {
         ServerHttpRequest request = exchange.getRequest();
         String key = bypassReason(request) == null ? key(request) : null;
         // A bypass, and a key with a miss in flight, are the route's to answer, as ever.
@@ -145,7 +152,7 @@ final class MemcachedCacheFilter implements GatewayFilter, Ordered {
     }
 
     /** A lookup made before routing, for the route filter that made it and the key it looked up. */
-    record EarlyLookup(MemcachedCacheFilter filter, String key, Lookup lookup) {
+    public record EarlyLookup(MemcachedCacheFilter filter, String key, Lookup lookup) {
 
         static final String ATTRIBUTE = EarlyLookup.class.getName();
     }

@@ -3,7 +3,16 @@ package dev.cachegateway.gateway.cache;
 import java.time.Duration;
 import java.util.List;
 
+import dev.cachegateway.gateway.cache.format.BodyFormat;
+import dev.cachegateway.gateway.cache.hit.ItemLookup;
+import dev.cachegateway.gateway.cache.hit.NearCache;
 import dev.cachegateway.gateway.cache.key.CacheKeyTemplate;
+import dev.cachegateway.gateway.cache.miss.BackendFallback;
+import dev.cachegateway.gateway.cache.miss.InFlightRequests;
+import dev.cachegateway.gateway.cache.miss.MissCoalescing;
+import dev.cachegateway.gateway.cache.miss.ReplicaLocks;
+import dev.cachegateway.gateway.cache.miss.ResponseStore;
+import dev.cachegateway.gateway.cache.outcome.CacheMetrics;
 import dev.cachegateway.gateway.cache.policy.StorePolicy;
 import dev.cachegateway.gateway.memcached.ReactiveMemcached;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -49,7 +58,7 @@ public class MemcachedCacheGatewayFilterFactory
         CacheKeyTemplate keys = CacheKeyTemplate.parse(route.keyTemplate());
         StorePolicy policy = new StorePolicy(defaults.getStoreStatuses(), route.defaultTtl(), route.maxTtl(),
                 route.contentType(), route.gzipFlag(), defaults.getMaxItemSize().toBytes(), keys.headerNames());
-        HitResponses hits = new HitResponses(route.contentType(), route.gzipFlag());
+        BodyFormat hits = new BodyFormat(route.contentType(), route.gzipFlag());
         MissCoalescing misses = new MissCoalescing(inFlight, replicas,
                 new BackendFallback(route.store(), policy, store, metrics), hits, defaults.getLockTimeout());
         return new MemcachedCacheFilter(items, keys, defaults.getBypassHeaders(),

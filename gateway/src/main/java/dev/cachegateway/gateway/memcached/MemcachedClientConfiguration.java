@@ -7,6 +7,15 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
+import dev.cachegateway.gateway.memcached.operation.CompletionThreads;
+import dev.cachegateway.gateway.memcached.operation.OperationTimers;
+import dev.cachegateway.gateway.memcached.pool.MemcachedPool;
+import dev.cachegateway.gateway.memcached.pool.PoolConnection;
+import dev.cachegateway.gateway.memcached.pool.PoolNode;
+import dev.cachegateway.gateway.memcached.pool.ProbeKeys;
+import dev.cachegateway.gateway.memcached.pool.ServerAddress;
+import dev.cachegateway.gateway.memcached.pool.ServerResolver;
+import dev.cachegateway.gateway.memcached.ring.HashRing;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;

@@ -4,7 +4,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import dev.cachegateway.gateway.memcached.ring.RingType;
 import net.spy.memcached.ConnectionFactoryBuilder.Protocol;
+
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.NestedConfigurationProperty;
 

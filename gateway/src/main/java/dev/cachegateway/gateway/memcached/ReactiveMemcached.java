@@ -7,6 +7,12 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.Future;
 import java.util.function.Function;
 
+import dev.cachegateway.gateway.memcached.operation.CompletionThreads;
+import dev.cachegateway.gateway.memcached.operation.OperationDeadlines;
+import dev.cachegateway.gateway.memcached.operation.OperationTimers;
+import dev.cachegateway.gateway.memcached.pool.MemcachedPool;
+import dev.cachegateway.gateway.memcached.pool.PoolNode;
+import dev.cachegateway.gateway.memcached.protocol.RawItemTranscoder;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.reactor.circuitbreaker.operator.CircuitBreakerOperator;
 import io.netty.util.Timeout;

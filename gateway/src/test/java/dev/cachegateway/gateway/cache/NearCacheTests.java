@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import java.util.stream.IntStream;
 
+import dev.cachegateway.gateway.cache.hit.NearCache;
 import dev.cachegateway.gateway.support.CacheIntegrationTest;
 import dev.cachegateway.gateway.support.RecordingBackend.Reply;
 import org.awaitility.Awaitility;

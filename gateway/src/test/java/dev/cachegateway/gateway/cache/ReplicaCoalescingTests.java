@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.List;
 
 import dev.cachegateway.gateway.GatewayApplication;
+import dev.cachegateway.gateway.cache.miss.ReplicaLocks;
 import dev.cachegateway.gateway.support.CacheStatusMember;
 import dev.cachegateway.gateway.support.MemcachedContainer;
 import dev.cachegateway.gateway.support.MemcachedTextClient;

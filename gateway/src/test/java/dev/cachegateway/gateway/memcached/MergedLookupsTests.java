@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.Collection;
 import java.util.Map;
 
+import dev.cachegateway.gateway.memcached.pool.PoolConnectionFactory;
 import dev.cachegateway.gateway.support.MemcachedContainer;
 import dev.cachegateway.gateway.support.MemcachedTextClient;
 import net.spy.memcached.ConnectionFactoryBuilder.Protocol;

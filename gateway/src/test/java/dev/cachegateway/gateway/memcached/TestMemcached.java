@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.function.Consumer;
 
+import dev.cachegateway.gateway.memcached.pool.ServerResolver;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;

@@ -1,0 +1,57 @@
+package dev.cachegateway.gateway.cache.hit;
+
+import java.time.Duration;
+
+import dev.cachegateway.gateway.cache.MemcachedCacheFilter;
+import dev.cachegateway.gateway.cache.format.BodyFormat;
+import dev.cachegateway.gateway.cache.hit.NearCache.NearItem;
+import dev.cachegateway.gateway.logging.BurstLog;
+import dev.cachegateway.gateway.memcached.CachedItem;
+import dev.cachegateway.gateway.memcached.MemcachedLimits;
+import dev.cachegateway.gateway.memcached.ReactiveMemcached;
+import org.slf4j.LoggerFactory;
+import reactor.core.publisher.Mono;
+
+import org.springframework.http.HttpHeaders;
+
+/**
+ * Looks a key up: in the near-cache first, when it is on, then in memcached. Never fails: a memcached failure is a
+ * {@link Lookup} too, so that the caller answers from the backend.
+ */
+public final class ItemLookup {
+
+    private static final BurstLog failures =
+            new BurstLog(LoggerFactory.getLogger(MemcachedCacheFilter.class), Duration.ofSeconds(10));
+
+    private final ReactiveMemcached memcached;
+
+    private final NearCache near;
+
+    public ItemLookup(ReactiveMemcached memcached, NearCache near) {
+        this.memcached = memcached;
+        this.near = near;
+    }
+
+    public Mono<Lookup> lookUp(String key, HttpHeaders requestHeaders, BodyFormat hits) {
+        NearItem held = near.get(key);
+        if (held != null) {
+            return Mono.just(usable(held.item(), held.etag(), requestHeaders, hits));
+        }
+        return memcached.get(key)
+                .map(item -> usable(item, near.enabled() ? near.read(key, item).etag() : null, requestHeaders, hits))
+                .defaultIfEmpty(Lookup.MISS)
+                .onErrorResume(failure -> {
+                    // An open breaker is logged once, when it opens.
+                    if (!MemcachedLimits.isCircuitOpen(failure)) {
+                        failures.warn("memcached lookup failed, answering from the backend", failure);
+                    }
+                    return Mono.just(Lookup.failed(failure));
+                });
+    }
+
+    // A gzip item a client cannot decode is as good as none; the backend's answer to that client is not stored,
+    // since it would replace the item that gzip clients are served.
+    private static Lookup usable(CachedItem item, String etag, HttpHeaders requestHeaders, BodyFormat hits) {
+        return hits.canAnswer(requestHeaders, item) ? Lookup.hit(item, etag) : Lookup.UNUSABLE;
+    }
+}

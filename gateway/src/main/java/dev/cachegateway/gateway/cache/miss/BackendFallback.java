@@ -1,0 +1,92 @@
+package dev.cachegateway.gateway.cache.miss;
+
+import dev.cachegateway.gateway.cache.outcome.CacheMetrics;
+import dev.cachegateway.gateway.cache.outcome.CacheOutcome;
+import dev.cachegateway.gateway.cache.policy.StoreDecision;
+import dev.cachegateway.gateway.cache.policy.StoreDecision.Skip;
+import dev.cachegateway.gateway.cache.policy.StorePolicy;
+import dev.cachegateway.gateway.cache.response.CapturedResponse;
+import dev.cachegateway.gateway.memcached.CachedItem;
+import reactor.core.publisher.Mono;
+
+import org.springframework.cloud.gateway.filter.GatewayFilterChain;
+import org.springframework.http.HttpMethod;
+import org.springframework.http.server.reactive.ServerHttpRequest;
+import org.springframework.web.server.ServerWebExchange;
+
+/**
+ * nginx's {@code @fallback} for a miss: sends the request on to the route's backend, and stores the answer when
+ * HTTP allows, telling the requests that wait for it what became of it.
+ */
+public final class BackendFallback {
+
+    /** What a leading miss tells the requests waiting for it; any other request tells nobody. */
+    public interface Waiters {
+
+        Waiters NONE = new Waiters() {
+        };
+
+        /** The answer, now on its way into memcached. */
+        default void share(CapturedResponse answer) {
+        }
+
+        /** The shared answer is in memcached, or will not get there. */
+        default void stored() {
+        }
+
+        /** Nothing to share; safe to call more than once, and after the others. */
+        default void release() {
+        }
+    }
+
+    private final boolean storing;
+
+    private final StorePolicy policy;
+
+    private final ResponseStore store;
+
+    private final CacheMetrics metrics;
+
+    public BackendFallback(boolean storing, StorePolicy policy, ResponseStore store, CacheMetrics metrics) {
+        this.storing = storing;
+        this.policy = policy;
+        this.store = store;
+        this.metrics = metrics;
+    }
+
+    /** Whether a miss for this request may be stored: a GET on a route that stores. */
+    public boolean stores(ServerHttpRequest request) {
+        return storing && HttpMethod.GET.equals(request.getMethod());
+    }
+
+    /** The backend's answer to a miss that is not stored: a HEAD, or any miss on a route that only looks up. */
+    public Mono<Void> pass(ServerWebExchange exchange, GatewayFilterChain chain, CacheOutcome outcome) {
+        Skip reason = storing ? Skip.METHOD : Skip.STORE_OFF;
+        outcome.notStored(reason);
+        metrics.skipped(reason);
+        return chain.filter(exchange);
+    }
+
+    /** The backend's answer to a miss, stored if it may be. */
+    public Mono<Void> fetch(ServerWebExchange exchange, GatewayFilterChain chain, String key, CacheOutcome outcome,
+            Waiters waiters) {
+        StoringResponse response = new StoringResponse(exchange.getResponse(), exchange.getRequest().getMethod(),
+                policy, outcome, new StoringResponse.Capture() {
+
+                    @Override
+                    public void captured(CapturedResponse answer, StoreDecision decision) {
+                        // Shared first: a store that fails at once ends the lead, and must find the answer given.
+                        waiters.share(answer);
+                        store.store(key, new CachedItem(answer.body(), decision.flags()), decision.ttlSeconds(),
+                                waiters::stored);
+                    }
+
+                    @Override
+                    public void skipped(Skip reason) {
+                        metrics.skipped(reason);
+                        waiters.release();
+                    }
+                });
+        return chain.filter(exchange.mutate().response(response).build()).doFinally(signal -> waiters.release());
+    }
+}

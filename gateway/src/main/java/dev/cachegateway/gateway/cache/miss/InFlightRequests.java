@@ -1,0 +1,89 @@
+package dev.cachegateway.gateway.cache.miss;
+
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+
+import dev.cachegateway.gateway.cache.response.CapturedResponse;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.Sinks;
+
+/**
+ * Misses for one key that arrive while another is on its way to the backend, as nginx's
+ * {@code proxy_cache_lock}: the first request for a key leads and asks the backend; the others follow and wait for
+ * its answer instead of asking too. A shared answer stays here until it is in memcached, so that no request falls
+ * into the gap between the leader's answer and its store and asks the backend again.
+ */
+public final class InFlightRequests {
+
+    private final ConcurrentMap<String, Sinks.One<CapturedResponse>> leaders = new ConcurrentHashMap<>();
+
+    /** Joins the requests for {@code key}: as their leader if none is in flight, else as a follower. */
+    public Ticket enter(String key) {
+        Sinks.One<CapturedResponse> mine = Sinks.one();
+        Sinks.One<CapturedResponse> current = leaders.putIfAbsent(key, mine);
+        return current == null ? new Ticket(key, mine, true) : new Ticket(key, current, false);
+    }
+
+    /** A follower's ticket if a request for {@code key} is in flight, else null; never leads. */
+    public Ticket follow(String key) {
+        Sinks.One<CapturedResponse> current = leaders.get(key);
+        return current != null ? new Ticket(key, current, false) : null;
+    }
+
+    /** How many keys have a leader in flight now. */
+    public int size() {
+        return leaders.size();
+    }
+
+    /** One request's place among the requests for its key. */
+    public final class Ticket {
+
+        private final String key;
+
+        private final Sinks.One<CapturedResponse> answer;
+
+        private final boolean leads;
+
+        private Ticket(String key, Sinks.One<CapturedResponse> answer, boolean leads) {
+            this.key = key;
+            this.answer = answer;
+            this.leads = leads;
+        }
+
+        boolean leads() {
+            return leads;
+        }
+
+        /** For a follower: the leader's answer, or empty if the leader had none to share. */
+        Mono<CapturedResponse> answer() {
+            return answer.asMono();
+        }
+
+        /**
+         * For the leader: hands its answer to every follower, and to every request for the key that arrives until
+         * {@link #end}.
+         */
+        void share(CapturedResponse response) {
+            answer.tryEmitValue(response);
+        }
+
+        /**
+         * For the leader: ends the lead if it shared nothing, so that followers ask the backend themselves; true if
+         * it did. A shared answer stays until {@link #end}. Safe to call more than once; it must be called however
+         * the lead ends.
+         */
+        boolean release() {
+            if (answer.tryEmitEmpty().isSuccess()) {
+                leaders.remove(key, answer);
+                return true;
+            }
+            return false;
+        }
+
+        /** For the leader: the shared answer is in memcached now, or will not be; later requests look it up. */
+        void end() {
+            leaders.remove(key, answer);
+            answer.tryEmitEmpty();
+        }
+    }
+}

@@ -1,0 +1,147 @@
+package dev.cachegateway.gateway.cache.miss;
+
+import java.time.Duration;
+import java.util.Optional;
+
+import dev.cachegateway.gateway.cache.format.BodyFormat;
+import dev.cachegateway.gateway.cache.miss.BackendFallback.Waiters;
+import dev.cachegateway.gateway.cache.miss.InFlightRequests.Ticket;
+import dev.cachegateway.gateway.cache.miss.ReplicaLocks.Claim;
+import dev.cachegateway.gateway.cache.outcome.CacheOutcome;
+import dev.cachegateway.gateway.cache.response.CapturedResponse;
+import dev.cachegateway.gateway.cache.response.CapturedResponseWriter;
+import dev.cachegateway.gateway.cache.response.GzipAcceptance;
+import dev.cachegateway.gateway.memcached.CachedItem;
+import reactor.core.publisher.Mono;
+
+import org.springframework.cloud.gateway.filter.GatewayFilterChain;
+import org.springframework.web.server.ServerWebExchange;
+
+/**
+ * Misses for one key that arrive together share one backend call, as with nginx's {@code proxy_cache_lock}: within
+ * this gateway the first leads and the others wait for its answer ({@link InFlightRequests}); across replicas the
+ * leaders take a lock in memcached and all but one wait for the item it stores ({@link ReplicaLocks}). Nobody waits
+ * longer than the lock timeout before asking the backend itself.
+ */
+public final class MissCoalescing {
+
+    private final InFlightRequests inFlight;
+
+    private final ReplicaLocks replicas;
+
+    private final BackendFallback backend;
+
+    private final BodyFormat hits;
+
+    private final Duration lockTimeout;
+
+    public MissCoalescing(InFlightRequests inFlight, ReplicaLocks replicas, BackendFallback backend, BodyFormat hits,
+            Duration lockTimeout) {
+        this.inFlight = inFlight;
+        this.replicas = replicas;
+        this.backend = backend;
+        this.hits = hits;
+        this.lockTimeout = lockTimeout;
+    }
+
+    /**
+     * Follows a request for {@code key} that is on its way to the backend now, without looking memcached up, or
+     * null if there is none: a lookup would miss, and its answer could come back after the leader's store ends.
+     */
+    public Mono<Void> joinInFlight(ServerWebExchange exchange, GatewayFilterChain chain, String key, CacheOutcome outcome) {
+        Ticket ticket = backend.stores(exchange.getRequest()) ? inFlight.follow(key) : null;
+        return ticket != null ? follow(exchange, chain, key, ticket, outcome) : null;
+    }
+
+    /** Whether a miss for {@code key} is on its way to the backend now. */
+    public boolean inFlight(String key) {
+        return inFlight.follow(key) != null;
+    }
+
+    /** The answer to a request whose lookup missed. */
+    public Mono<Void> miss(ServerWebExchange exchange, GatewayFilterChain chain, String key, CacheOutcome outcome) {
+        if (!backend.stores(exchange.getRequest())) {
+            return backend.pass(exchange, chain, outcome);
+        }
+        Ticket ticket = inFlight.enter(key);
+        if (!ticket.leads()) {
+            return follow(exchange, chain, key, ticket, outcome);
+        }
+        return replicas.claim(key)
+                .flatMap(claim -> lead(exchange, chain, key, outcome, new Lead(ticket, claim)))
+                .doFinally(signal -> ticket.release());
+    }
+
+    private Mono<Void> lead(ServerWebExchange exchange, GatewayFilterChain chain, String key, CacheOutcome outcome,
+            Lead lead) {
+        if (!lead.claim.taken()) {
+            return backend.fetch(exchange, chain, key, outcome, lead);
+        }
+        // Decided before writing: a written answer is an empty Mono too, and must not trigger a fetch.
+        return replicas.awaitItem(key).map(Optional::of).defaultIfEmpty(Optional.empty()).flatMap(item -> {
+            if (item.isEmpty()) {
+                outcome.collapseFailed();
+                return backend.fetch(exchange, chain, key, outcome, lead);
+            }
+            CapturedResponse answer = hits.of(item.get());
+            lead.share(answer);
+            // Another replica stored it already.
+            lead.stored();
+            if (!GzipAcceptance.canTake(exchange.getRequest().getHeaders(), answer)) {
+                outcome.varyMiss();
+                return chain.filter(exchange);
+            }
+            outcome.coalesced();
+            return CapturedResponseWriter.write(exchange, answer);
+        });
+    }
+
+    private Mono<Void> follow(ServerWebExchange exchange, GatewayFilterChain chain, String key, Ticket ticket,
+            CacheOutcome outcome) {
+        return ticket.answer()
+                .timeout(lockTimeout, Mono.empty())
+                .map(Optional::of)
+                .defaultIfEmpty(Optional.empty())
+                .flatMap(shared -> {
+                    // The leader's answer may be gzip for a client that takes it; one that does not asks itself.
+                    if (shared.isEmpty() || !GzipAcceptance.canTake(exchange.getRequest().getHeaders(), shared.get())) {
+                        outcome.collapseFailed();
+                        return backend.fetch(exchange, chain, key, outcome, Waiters.NONE);
+                    }
+                    outcome.coalesced();
+                    return CapturedResponseWriter.write(exchange, shared.get());
+                });
+    }
+
+    /** A leading miss: its followers in this gateway, and its lock among the replicas. */
+    private final class Lead implements Waiters {
+
+        private final Ticket ticket;
+
+        private final Claim claim;
+
+        Lead(Ticket ticket, Claim claim) {
+            this.ticket = ticket;
+            this.claim = claim;
+        }
+
+        @Override
+        public void share(CapturedResponse answer) {
+            ticket.share(answer);
+        }
+
+        @Override
+        public void stored() {
+            ticket.end();
+            replicas.release(claim);
+        }
+
+        @Override
+        public void release() {
+            // A shared answer keeps the lock until it is stored, so that other replicas find the item.
+            if (ticket.release()) {
+                replicas.release(claim);
+            }
+        }
+    }
+}

@@ -1,0 +1,111 @@
+package dev.cachegateway.gateway.cache.miss;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import dev.cachegateway.gateway.memcached.CachedItem;
+import dev.cachegateway.gateway.memcached.MemcachedLimits;
+import dev.cachegateway.gateway.memcached.ReactiveMemcached;
+import reactor.core.publisher.Mono;
+
+/**
+ * Coalescing across gateway replicas that share memcached, with memcached as the lock. A replica's leading miss
+ * {@code add}s a short-lived lock item next to the key; the replica that adds it asks the backend, and the others
+ * poll memcached for the item it stores. The lock lives for the lock timeout rounded up to seconds, so a replica
+ * that dies holding it blocks the key no longer than that; it is deleted once the answer is stored or known not to
+ * be. Off, for a gateway that runs alone, no lock is taken and a miss costs two memcached operations fewer.
+ */
+public final class ReplicaLocks {
+
+    /**
+     * What a lock key adds to its key. A rendered key has every '%' escaped as %XX with hex digits, so no page key
+     * ends like this, and a lock is never served as a page.
+     */
+    public static final String SUFFIX = "%lock";
+
+    private static final CachedItem LOCK = new CachedItem("locked".getBytes(StandardCharsets.US_ASCII), 0);
+
+    private final ReactiveMemcached memcached;
+
+    private final Duration lockTimeout;
+
+    private final int ttlSeconds;
+
+    private final boolean enabled;
+
+    public ReplicaLocks(ReactiveMemcached memcached, Duration lockTimeout, boolean enabled) {
+        this.memcached = memcached;
+        this.lockTimeout = lockTimeout;
+        this.enabled = enabled;
+        // Rounded up, and at least 1: memcached reads an expiry of 0 as "never".
+        this.ttlSeconds = (int) Math.max(1, (lockTimeout.toMillis() + 999) / 1000);
+    }
+
+    /** Tries to take the lock of {@code key}; never fails: a memcached error means no lock, so go on alone. */
+    public Mono<Claim> claim(String key) {
+        String lockKey = key + SUFFIX;
+        if (!enabled || !MemcachedLimits.fitsKeyLength(lockKey)) {
+            return Mono.just(Claim.NONE);
+        }
+        return memcached.add(lockKey, ttlSeconds, LOCK)
+                .map(added -> added ? new Claim(lockKey) : Claim.TAKEN)
+                .onErrorReturn(Claim.NONE);
+    }
+
+    /**
+     * The item another replica stores under {@code key}, polled for every 20 to 50 ms; empty once its lock is gone
+     * without an item, the lock timeout passes, or memcached fails, so the caller asks the backend itself.
+     */
+    public Mono<CachedItem> awaitItem(String key) {
+        String lockKey = key + SUFFIX;
+        // The lock first: it is deleted only after the item is stored, so "no lock" then "no item" is a true absence.
+        Mono<CachedItem> round = memcached.get(lockKey).hasElement().flatMap(locked -> memcached.get(key)
+                .switchIfEmpty(locked ? Mono.empty() : Mono.error(new LockGone())));
+        return round
+                .repeatWhenEmpty(rounds -> rounds.concatMap(n -> Mono.delay(pause(n))))
+                .timeout(lockTimeout, Mono.empty())
+                .onErrorResume(failure -> Mono.empty());
+    }
+
+    // 20 ms, then 10 ms more each round up to 50: quick for a fast backend, light on memcached for a slow one.
+    private static Duration pause(long round) {
+        return Duration.ofMillis(Math.min(50, 20 + 10 * round));
+    }
+
+    /** A replica's hold on a key's lock, or the lack of one. */
+    public static final class Claim {
+
+        /** No lock: locks are off, the key is too long for one, or memcached failed. */
+        static final Claim NONE = new Claim(null);
+
+        /** Another replica holds the lock. */
+        static final Claim TAKEN = new Claim(null);
+
+        private final String lockKey;
+
+        private final AtomicBoolean released = new AtomicBoolean();
+
+        private Claim(String lockKey) {
+            this.lockKey = lockKey;
+        }
+
+        boolean taken() {
+            return this == TAKEN;
+        }
+    }
+
+    /** Gives a held lock back, once; a failed delete only leaves it to expire, so nobody waits for its answer. */
+    public void release(Claim claim) {
+        if (claim.lockKey != null && claim.released.compareAndSet(false, true)) {
+            memcached.deleteQuietly(claim.lockKey);
+        }
+    }
+
+    private static final class LockGone extends RuntimeException {
+
+        LockGone() {
+            super(null, null, false, false);
+        }
+    }
+}

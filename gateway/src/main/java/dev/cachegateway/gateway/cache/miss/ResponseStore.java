@@ -1,0 +1,84 @@
+package dev.cachegateway.gateway.cache.miss;
+
+import java.time.Duration;
+
+import dev.cachegateway.gateway.cache.hit.NearCache;
+import dev.cachegateway.gateway.cache.outcome.CacheMetrics;
+import dev.cachegateway.gateway.cache.outcome.CacheMetrics.Drop;
+import dev.cachegateway.gateway.logging.BurstLog;
+import dev.cachegateway.gateway.memcached.CachedItem;
+import dev.cachegateway.gateway.memcached.MemcachedLimits;
+import dev.cachegateway.gateway.memcached.ReactiveMemcached;
+import io.github.resilience4j.bulkhead.Bulkhead;
+import io.github.resilience4j.bulkhead.BulkheadConfig;
+import io.github.resilience4j.bulkhead.BulkheadFullException;
+import io.github.resilience4j.reactor.bulkhead.operator.BulkheadOperator;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Writes captured answers to memcached in the background. Nobody waits for a store: a failed one costs a later
+ * miss, never a request. When memcached is slow, stores beyond a bound are dropped and counted rather than left to
+ * pile up in memory.
+ */
+public final class ResponseStore {
+
+    private static final BurstLog failures =
+            new BurstLog(LoggerFactory.getLogger(ResponseStore.class), Duration.ofSeconds(10));
+
+    private final ReactiveMemcached memcached;
+
+    private final Bulkhead pending;
+
+    private final CacheMetrics metrics;
+
+    private final NearCache near;
+
+    public ResponseStore(ReactiveMemcached memcached, int maxConcurrentStores, CacheMetrics metrics) {
+        this(memcached, maxConcurrentStores, metrics, NearCache.off());
+    }
+
+    public ResponseStore(ReactiveMemcached memcached, int maxConcurrentStores, CacheMetrics metrics, NearCache near) {
+        this.memcached = memcached;
+        this.pending = Bulkhead.of("memcached-stores", BulkheadConfig.custom()
+                .maxConcurrentCalls(maxConcurrentStores)
+                .maxWaitDuration(Duration.ZERO)
+                .build());
+        this.metrics = metrics;
+        this.near = near;
+    }
+
+    /**
+     * Stores {@code item} under {@code key} for {@code ttlSeconds}, and runs {@code whenDone} once memcached has it
+     * or it is known not to get it. Every path ends: each operation has a timeout, and a full bound fails at once.
+     */
+    public void store(String key, CachedItem item, int ttlSeconds, Runnable whenDone) {
+        memcached.set(key, ttlSeconds, item)
+                .transformDeferred(BulkheadOperator.of(pending))
+                .doFinally(signal -> whenDone.run())
+                .subscribe(accepted -> stored(accepted, key, item, ttlSeconds), this::failed);
+    }
+
+    private void stored(boolean accepted, String key, CachedItem item, int ttlSeconds) {
+        if (accepted) {
+            // Only what memcached took: the near-cache never holds an item that memcached does not.
+            near.stored(key, item, ttlSeconds);
+            metrics.stored();
+        }
+        else {
+            metrics.dropped(Drop.FAILED);
+        }
+    }
+
+    private void failed(Throwable failure) {
+        if (failure instanceof BulkheadFullException) {
+            metrics.dropped(Drop.BUSY);
+        }
+        else if (MemcachedLimits.isCircuitOpen(failure)) {
+            metrics.dropped(Drop.CIRCUIT_OPEN);
+        }
+        else {
+            metrics.dropped(Drop.FAILED);
+            failures.warn("memcached store failed, item not cached", failure);
+        }
+    }
+}

@@ -1,0 +1,138 @@
+package dev.cachegateway.gateway.cache.outcome;
+
+import java.util.Locale;
+import java.util.concurrent.TimeoutException;
+
+import dev.cachegateway.gateway.cache.outcome.CacheMetrics.Bypass;
+import dev.cachegateway.gateway.cache.policy.StoreDecision.Skip;
+import dev.cachegateway.gateway.memcached.MemcachedLimits;
+import reactor.core.publisher.Mono;
+
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.server.reactive.ServerHttpResponse;
+
+/**
+ * What the cache did for one request. It is said once, when the response commits, in three places that therefore
+ * cannot disagree: {@code X-Cache} (one word, for nginx-era tooling), RFC 9211 {@code Cache-Status}, and the
+ * {@code memcached.cache.lookups} meter. Being written at commit, it also marks error pages and replaces an
+ * {@code X-Cache} from the backend.
+ */
+public final class CacheOutcome {
+
+    /** The RFC 9211 response header. */
+    public static final String CACHE_STATUS = "Cache-Status";
+
+    /** This cache's name in Cache-Status: a product name, the same on every replica. */
+    public static final String CACHE_NAME = "memcached-gateway";
+
+    // Every hit says the same; built once rather than on each.
+    private static final String HIT_MEMBER = CACHE_NAME + "; hit";
+
+    private volatile XCache status = XCache.BYPASS;
+
+    // RFC 9211 parameters: why the request went forward (null on a hit), and what became of the answer.
+    private volatile String forward = "bypass";
+
+    private volatile Boolean collapsed;
+
+    private volatile boolean stored;
+
+    private volatile String detail;
+
+    private CacheOutcome() {
+    }
+
+    /** A new outcome for the exchange's response, written into it and counted when it commits. */
+    public static CacheOutcome of(ServerHttpResponse response, CacheMetrics metrics) {
+        CacheOutcome outcome = new CacheOutcome();
+        response.beforeCommit(() -> {
+            HttpHeaders headers = response.getHeaders();
+            headers.set(XCache.HEADER, outcome.status.name());
+            // Appended: the backend's own caches, if any, come first (RFC 9211 2).
+            headers.add(CACHE_STATUS, outcome.cacheStatus());
+            metrics.lookup(outcome.status);
+            return Mono.empty();
+        });
+        return outcome;
+    }
+
+    public void bypass(Bypass reason) {
+        status = XCache.BYPASS;
+        forward = switch (reason) {
+            case METHOD -> "method";
+            // A bypass header such as Authorization: the request's own semantics forbid a shared answer.
+            case HEADER -> "request";
+            case KEY -> "bypass";
+        };
+    }
+
+    public void hit() {
+        status = XCache.HIT;
+        forward = null;
+    }
+
+    public void miss() {
+        status = XCache.MISS;
+        forward = "uri-miss";
+    }
+
+    /** In memcached, but not in a form this client takes (gzip for a client without gzip): RFC 9211's vary-miss. */
+    public void varyMiss() {
+        status = XCache.MISS;
+        forward = "vary-miss";
+    }
+
+    /** memcached could not say: a timeout, an open circuit, or another failure. */
+    public void error(Throwable failure) {
+        status = XCache.ERROR;
+        forward = "miss";
+        detail = failure instanceof TimeoutException ? "timeout"
+                : MemcachedLimits.isCircuitOpen(failure) ? "circuit-open" : "error";
+    }
+
+    /** Answered with another request's backend answer. */
+    public void coalesced() {
+        status = XCache.COALESCED;
+        forward = "uri-miss";
+        collapsed = true;
+    }
+
+    /** Waited for another request's backend answer, got none, and asked the backend itself. */
+    public void collapseFailed() {
+        status = XCache.MISS;
+        forward = "uri-miss";
+        collapsed = false;
+    }
+
+    public void stored() {
+        stored = true;
+    }
+
+    public void notStored(Skip reason) {
+        stored = false;
+        detail = reason.name().toLowerCase(Locale.ROOT).replace('_', '-');
+    }
+
+    public XCache status() {
+        return status;
+    }
+
+    /** This cache's member of the Cache-Status list, an RFC 8941 item with parameters. */
+    public String cacheStatus() {
+        if (forward == null) {
+            return HIT_MEMBER;
+        }
+        StringBuilder member = new StringBuilder(64).append(CACHE_NAME);
+        member.append("; fwd=").append(forward);
+        if (collapsed != null) {
+            member.append(collapsed ? "; collapsed" : "; collapsed=?0");
+        }
+        if (stored) {
+            member.append("; stored");
+        }
+        if (detail != null) {
+            member.append("; detail=").append(detail);
+        }
+        return member.toString();
+    }
+}

@@ -1,0 +1,26 @@
+package dev.cachegateway.gateway.cache.outcome;
+
+/**
+ * What the cache did for a request, sent to the client in the {@code X-Cache} header. Each value says one thing
+ * about the lookup; what became of the backend's answer is in {@code Cache-Status} and the stores meter.
+ */
+public enum XCache {
+
+    /** Answered from memcached; the backend was not asked. */
+    HIT,
+
+    /** Looked up and not in memcached; answered by the backend, whether or not the answer is then stored. */
+    MISS,
+
+    /** Not in memcached; answered with the backend answer that another request for the same key was getting. */
+    COALESCED,
+
+    /** Not looked up: a method other than GET or HEAD, a bypass header, or no key memcached can take. */
+    BYPASS,
+
+    /** memcached failed or was too slow; answered by the backend, not stored. */
+    ERROR;
+
+    /** The response header that carries the status. */
+    public static final String HEADER = "X-Cache";
+}

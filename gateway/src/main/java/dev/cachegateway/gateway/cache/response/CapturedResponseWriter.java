@@ -1,0 +1,51 @@
+package dev.cachegateway.gateway.cache.response;
+
+import java.util.List;
+
+import reactor.core.publisher.Mono;
+
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpMethod;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.server.reactive.ServerHttpRequest;
+import org.springframework.http.server.reactive.ServerHttpResponse;
+import org.springframework.web.server.ServerWebExchange;
+
+/**
+ * Writes an answer held in memory, a hit or a shared backend answer: its status, headers and bytes with their
+ * length; only the headers for HEAD; and {@code 304 Not Modified} when the request's If-None-Match matches the
+ * answer's ETag (RFC 9110 13.1.2), so that the client reuses what it has.
+ */
+public final class CapturedResponseWriter {
+
+    // RFC 9110 15.4.5: what a 304 carries of the 200 it stands for.
+    private static final List<String> NOT_MODIFIED_HEADERS = List.of(HttpHeaders.ETAG, HttpHeaders.CACHE_CONTROL,
+            HttpHeaders.EXPIRES, HttpHeaders.VARY, HttpHeaders.CONTENT_LOCATION, HttpHeaders.DATE);
+
+    private CapturedResponseWriter() {
+    }
+
+    public static Mono<Void> write(ServerWebExchange exchange, CapturedResponse answer) {
+        ServerHttpRequest request = exchange.getRequest();
+        ServerHttpResponse response = exchange.getResponse();
+        HttpHeaders headers = response.getHeaders();
+        if (HttpStatus.OK.equals(answer.status())
+                && EntityTags.noneMatchFails(request.getHeaders(), answer.headers().getETag())) {
+            response.setStatusCode(HttpStatus.NOT_MODIFIED);
+            for (String name : NOT_MODIFIED_HEADERS) {
+                List<String> values = answer.headers().get(name);
+                if (values != null) {
+                    headers.put(name, values);
+                }
+            }
+            return response.setComplete();
+        }
+        response.setStatusCode(answer.status());
+        headers.putAll(answer.headers());
+        headers.setContentLength(answer.body().length);
+        if (HttpMethod.HEAD.equals(request.getMethod())) {
+            return response.setComplete();
+        }
+        return response.writeWith(Mono.just(response.bufferFactory().wrap(answer.body())));
+    }
+}

@@ -1,0 +1,70 @@
+package dev.cachegateway.gateway.memcached.operation;
+
+import java.util.concurrent.TimeUnit;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+
+/**
+ * {@code memcached.operations}: how long the operations that reached one memcached server took, by operation and
+ * outcome. The timers are made once, not looked up per request.
+ */
+public final class OperationTimers {
+
+    private final Pair get;
+
+    private final Pair set;
+
+    private final Pair delete;
+
+    private final Pair add;
+
+    public OperationTimers(MeterRegistry registry, String node) {
+        this.get = new Pair(registry, node, "get");
+        this.set = new Pair(registry, node, "set");
+        this.delete = new Pair(registry, node, "delete");
+        this.add = new Pair(registry, node, "add");
+    }
+
+    public Pair get() {
+        return get;
+    }
+
+    public Pair set() {
+        return set;
+    }
+
+    public Pair delete() {
+        return delete;
+    }
+
+    public Pair add() {
+        return add;
+    }
+
+    /** One operation's timers for success and failure. */
+    public static final class Pair {
+
+        private final Timer success;
+
+        private final Timer failure;
+
+        private Pair(MeterRegistry registry, String node, String operation) {
+            this.success = timer(registry, node, operation, "success");
+            this.failure = timer(registry, node, operation, "failure");
+        }
+
+        public void record(boolean succeeded, long nanos) {
+            (succeeded ? success : failure).record(nanos, TimeUnit.NANOSECONDS);
+        }
+
+        private static Timer timer(MeterRegistry registry, String node, String operation, String outcome) {
+            return Timer.builder("memcached.operations")
+                    .description("Operations that reached memcached")
+                    .tag("node", node)
+                    .tag("operation", operation)
+                    .tag("outcome", outcome)
+                    .register(registry);
+        }
+    }
+}

@@ -1,0 +1,105 @@
+package dev.cachegateway.gateway.cache.miss;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+
+import dev.cachegateway.gateway.cache.miss.ReplicaLocks.Claim;
+import dev.cachegateway.gateway.memcached.CachedItem;
+import dev.cachegateway.gateway.memcached.ReactiveMemcached;
+import dev.cachegateway.gateway.memcached.TestMemcached;
+import dev.cachegateway.gateway.support.MemcachedContainer;
+import dev.cachegateway.gateway.support.MemcachedTextClient;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.testcontainers.containers.GenericContainer;
+import org.testcontainers.junit.jupiter.Container;
+import org.testcontainers.junit.jupiter.Testcontainers;
+import reactor.test.StepVerifier;
+
+@Testcontainers
+class ReplicaLocksTests {
+
+    @Container
+    static final GenericContainer<?> memcached = MemcachedContainer.create();
+
+    private ReactiveMemcached client;
+
+    private MemcachedTextClient raw;
+
+    private ReplicaLocks locks;
+
+    @BeforeEach
+    void connect() throws Exception {
+        client = TestMemcached.connect(memcached.getHost(), memcached.getMappedPort(MemcachedContainer.PORT),
+                Duration.ofMillis(500), TestMemcached.breakers(), new SimpleMeterRegistry());
+        raw = MemcachedContainer.textClient(memcached);
+        raw.flushAll();
+        locks = new ReplicaLocks(client, Duration.ofMillis(1500), true);
+    }
+
+    @AfterEach
+    void disconnect() throws Exception {
+        client.close();
+        raw.close();
+    }
+
+    @Test
+    void givesTheLockToOneReplicaForTheLockTimeoutRoundedUpToSeconds() throws Exception {
+        Claim mine = locks.claim("/a").block(Duration.ofSeconds(5));
+        Claim theirs = locks.claim("/a").block(Duration.ofSeconds(5));
+
+        assertThat(mine.taken()).isFalse();
+        assertThat(theirs.taken()).isTrue();
+        assertThat(raw.ttl("/a" + ReplicaLocks.SUFFIX)).isBetween(1L, 2L);
+        assertThat(raw.get("/a")).isNull();
+    }
+
+    @Test
+    void deletesTheLockWhenItIsReleased() throws Exception {
+        Claim mine = locks.claim("/a").block(Duration.ofSeconds(5));
+
+        locks.release(mine);
+
+        raw.awaitAbsent("/a" + ReplicaLocks.SUFFIX);
+        assertThat(locks.claim("/a").block(Duration.ofSeconds(5)).taken()).isFalse();
+    }
+
+    @Test
+    void takesNoLockAndLeavesNothingInMemcachedWhenReplicaLocksAreOff() throws Exception {
+        ReplicaLocks off = new ReplicaLocks(client, Duration.ofMillis(1500), false);
+
+        assertThat(off.claim("/a").block(Duration.ofSeconds(5))).isSameAs(Claim.NONE);
+        assertThat(off.claim("/a").block(Duration.ofSeconds(5))).isSameAs(Claim.NONE);
+        assertThat(raw.get("/a" + ReplicaLocks.SUFFIX)).isNull();
+    }
+
+    @Test
+    void takesNoLockForAKeyTooLongToHaveOne() {
+        assertThat(locks.claim("/" + "k".repeat(247)).block(Duration.ofSeconds(5))).isSameAs(Claim.NONE);
+    }
+
+    @Test
+    void findsTheItemAnotherReplicaStoresWhileItHoldsTheLock() throws Exception {
+        locks.claim("/a").block(Duration.ofSeconds(5));
+
+        StepVerifier.create(locks.awaitItem("/a"))
+                .then(() -> client.set("/a", 60, new CachedItem("{}".getBytes(StandardCharsets.UTF_8), 0))
+                        .block(Duration.ofSeconds(5)))
+                .assertNext(item -> assertThat(item.value()).isEqualTo("{}".getBytes(StandardCharsets.UTF_8)))
+                .verifyComplete();
+    }
+
+    @Test
+    void stopsWaitingAtOnceWhenTheLockGoesWithoutAnItem() {
+        Claim theirs = locks.claim("/a").block(Duration.ofSeconds(5));
+
+        StepVerifier.create(locks.awaitItem("/a"))
+                .then(() -> locks.release(theirs))
+                .expectComplete()
+                .verify(Duration.ofMillis(1000));
+    }
+}
