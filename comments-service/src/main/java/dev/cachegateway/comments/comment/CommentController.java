@@ -1,5 +1,9 @@
 package dev.cachegateway.comments.comment;
 
+import java.util.Objects;
+
+import tools.jackson.databind.json.JsonMapper;
+
 import org.springframework.http.CacheControl;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
@@ -8,7 +12,6 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The Sinatra app's four endpoints. The cacheable ones invite shared caches (the gateway) to keep the answer; the
@@ -21,7 +24,7 @@ public class CommentController {
     // Sinatra's :id: any one path segment, a number or not.
     private static final String ID = "{id}";
 
-    private static final String NO_STORE = CacheControl.noStore().getHeaderValue();
+    private static final String NO_STORE = Objects.requireNonNull(CacheControl.noStore().getHeaderValue());
 
     private final CommentRepository comments;
 

@@ -9,6 +9,7 @@ import io.netty.handler.codec.http.HttpObject;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.ReferenceCountUtil;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Closes a backend connection whose answer did not end where its framing said, as nginx does, so that the surplus
@@ -28,7 +29,7 @@ final class ResponseFramingGuard extends ChannelDuplexHandler {
 
     private boolean awaitingAnswer;
 
-    private LastHttpContent heldEnd;
+    private @Nullable LastHttpContent heldEnd;
 
     private boolean surplus;
 

@@ -1,9 +1,7 @@
 package dev.cachegateway.gateway.backend;
 
-import java.time.Duration;
 
 import dev.cachegateway.gateway.logging.BurstLog;
-import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
 import reactor.util.context.Context;
 import reactor.util.context.ContextView;
@@ -33,8 +31,7 @@ class ReusedConnectionRetryFilter implements GlobalFilter, Ordered {
     /** Before the routing filters, so that only the backend call is repeated. */
     static final int ORDER = NettyRoutingFilter.ORDER - 10;
 
-    private static final BurstLog retries =
-            new BurstLog(LoggerFactory.getLogger(ReusedConnectionRetryFilter.class), Duration.ofSeconds(10));
+    private static final BurstLog retries = BurstLog.of(ReusedConnectionRetryFilter.class);
 
     @Override
     public Mono<Void> filter(ServerWebExchange exchange, GatewayFilterChain chain) {

@@ -3,10 +3,8 @@ package dev.cachegateway.gateway.backend;
 import java.net.ConnectException;
 import java.net.UnknownHostException;
 import java.nio.channels.UnresolvedAddressException;
-import java.time.Duration;
 
 import dev.cachegateway.gateway.logging.BurstLog;
-import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
 import reactor.netty.http.client.PrematureCloseException;
 
@@ -25,8 +23,7 @@ import org.springframework.web.server.ServerWebExchange;
 @Component
 class UnreachableBackendFilter implements GlobalFilter, Ordered {
 
-    private static final BurstLog failures =
-            new BurstLog(LoggerFactory.getLogger(UnreachableBackendFilter.class), Duration.ofSeconds(10));
+    private static final BurstLog failures = BurstLog.of(UnreachableBackendFilter.class);
 
     @Override
     public Mono<Void> filter(ServerWebExchange exchange, GatewayFilterChain chain) {

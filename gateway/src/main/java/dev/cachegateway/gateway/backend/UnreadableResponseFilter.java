@@ -1,10 +1,8 @@
 package dev.cachegateway.gateway.backend;
 
 import java.io.IOException;
-import java.time.Duration;
 
 import dev.cachegateway.gateway.logging.BurstLog;
-import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
 
 import org.springframework.cloud.gateway.filter.GatewayFilterChain;
@@ -24,8 +22,7 @@ import org.springframework.web.server.ServerWebExchange;
 @Component
 class UnreadableResponseFilter implements GlobalFilter, Ordered {
 
-    private static final BurstLog failures =
-            new BurstLog(LoggerFactory.getLogger(UnreadableResponseFilter.class), Duration.ofSeconds(10));
+    private static final BurstLog failures = BurstLog.of(UnreadableResponseFilter.class);
 
     @Override
     public Mono<Void> filter(ServerWebExchange exchange, GatewayFilterChain chain) {

@@ -1,7 +1,12 @@
 package dev.cachegateway.gateway.cache;
 
 import dev.cachegateway.gateway.cache.early.EarlyHitFilter;
+import dev.cachegateway.gateway.cache.hit.ItemLookup;
 import dev.cachegateway.gateway.cache.hit.NearCache;
+import dev.cachegateway.gateway.cache.miss.InFlightRequests;
+import dev.cachegateway.gateway.cache.miss.ReplicaLocks;
+import dev.cachegateway.gateway.cache.miss.ResponseStore;
+import dev.cachegateway.gateway.cache.outcome.CacheMetrics;
 import dev.cachegateway.gateway.memcached.ReactiveMemcached;
 import io.micrometer.core.instrument.MeterRegistry;
 
@@ -11,8 +16,9 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * Registers the {@code MemcachedCache} route filter, the near-cache it may use, and the filter that answers its
- * hits before routing.
+ * Registers the {@code MemcachedCache} route filter, the filter that answers its hits before routing, and the parts
+ * every cached route shares, since all of them share one memcached key space: the lookup with its near-cache, the
+ * store, the misses in flight, the replica locks and the meters.
  */
 @Configuration(proxyBeanMethods = false)
 class MemcachedCacheConfiguration {
@@ -23,9 +29,36 @@ class MemcachedCacheConfiguration {
     }
 
     @Bean
-    MemcachedCacheGatewayFilterFactory memcachedCacheGatewayFilterFactory(ReactiveMemcached memcached,
-            MemcachedCacheProperties defaults, NearCache nearCache, MeterRegistry meters) {
-        return new MemcachedCacheGatewayFilterFactory(memcached, defaults, nearCache, meters);
+    CacheMetrics cacheMetrics(MeterRegistry meters) {
+        return new CacheMetrics(meters);
+    }
+
+    @Bean
+    ItemLookup itemLookup(ReactiveMemcached memcached, NearCache nearCache) {
+        return new ItemLookup(memcached, nearCache);
+    }
+
+    @Bean
+    ResponseStore responseStore(ReactiveMemcached memcached, MemcachedCacheProperties defaults, CacheMetrics metrics,
+            NearCache nearCache) {
+        return new ResponseStore(memcached, defaults.getMaxConcurrentStores(), metrics, nearCache);
+    }
+
+    @Bean
+    InFlightRequests inFlightRequests() {
+        return new InFlightRequests();
+    }
+
+    @Bean
+    ReplicaLocks replicaLocks(ReactiveMemcached memcached, MemcachedCacheProperties defaults) {
+        return new ReplicaLocks(memcached, defaults.getLockTimeout(), defaults.isReplicaLock());
+    }
+
+    @Bean
+    MemcachedCacheGatewayFilterFactory memcachedCacheGatewayFilterFactory(MemcachedCacheProperties defaults,
+            ItemLookup items, ResponseStore store, InFlightRequests inFlight, ReplicaLocks replicas,
+            CacheMetrics metrics) {
+        return new MemcachedCacheGatewayFilterFactory(defaults, items, store, inFlight, replicas, metrics);
     }
 
     @Bean

@@ -1,6 +1,7 @@
 package dev.cachegateway.gateway.cache;
 
 import java.util.Map;
+import java.util.Optional;
 
 import dev.cachegateway.gateway.cache.hit.NearCache;
 import dev.cachegateway.gateway.cache.key.CacheKeyTemplate;
@@ -43,14 +44,15 @@ class MemcachedCacheEndpoint {
 
     @DeleteOperation
     Mono<WebEndpointResponse<Map<String, Object>>> deleteKey(String key) {
-        return delete(MemcachedLimits.isValidKey(key) ? key : null);
+        return delete(Optional.of(key).filter(MemcachedLimits::isValidKey));
     }
 
-    private Mono<WebEndpointResponse<Map<String, Object>>> delete(String key) {
-        if (key == null) {
+    private Mono<WebEndpointResponse<Map<String, Object>>> delete(Optional<String> valid) {
+        if (valid.isEmpty()) {
             return Mono.just(new WebEndpointResponse<>(Map.of("error", "not a valid memcached key"),
                     WebEndpointResponse.STATUS_BAD_REQUEST));
         }
+        String key = valid.get();
         // This gateway's near-cache forgets the item at once; other replicas' keep it for up to their TTL.
         nearCache.invalidate(key);
         return memcached.delete(key)

@@ -1,6 +1,7 @@
 package dev.cachegateway.gateway.cache;
 
 import java.util.List;
+import java.util.Optional;
 
 import dev.cachegateway.gateway.cache.format.BodyFormat;
 import dev.cachegateway.gateway.cache.hit.ItemLookup;
@@ -38,7 +39,7 @@ public final class MemcachedCacheFilter implements GatewayFilter, Ordered {
 
     private final List<String> bypassHeaders;
 
-    private final BodyFormat hits;
+    private final BodyFormat format;
 
     private final MissCoalescing misses;
 
@@ -47,11 +48,11 @@ public final class MemcachedCacheFilter implements GatewayFilter, Ordered {
     private final String settings;
 
     public MemcachedCacheFilter(ItemLookup items, CacheKeyTemplate keys, List<String> bypassHeaders,
-            BodyFormat hits, MissCoalescing misses, CacheMetrics metrics, String settings) {
+            BodyFormat format, MissCoalescing misses, CacheMetrics metrics, String settings) {
         this.items = items;
         this.keys = keys;
         this.bypassHeaders = List.copyOf(bypassHeaders);
-        this.hits = hits;
+        this.format = format;
         this.misses = misses;
         this.metrics = metrics;
         this.settings = settings;
@@ -61,26 +62,25 @@ public final class MemcachedCacheFilter implements GatewayFilter, Ordered {
     public Mono<Void> filter(ServerWebExchange exchange, GatewayFilterChain chain) {
         CacheOutcome outcome = CacheOutcome.of(exchange.getResponse(), metrics);
         ServerHttpRequest request = exchange.getRequest();
-        Bypass bypass = bypassReason(request);
-        String key = bypass == null ? key(request) : null;
-        if (bypass != null || key == null) {
-            bypass = bypass != null ? bypass : Bypass.KEY;
-            metrics.bypass(bypass);
-            outcome.bypass(bypass);
+        Optional<Bypass> bypass = bypassReason(request);
+        Optional<String> rendered = bypass.isEmpty() ? key(request) : Optional.empty();
+        if (rendered.isEmpty()) {
+            Bypass reason = bypass.orElse(Bypass.KEY);
+            metrics.bypass(reason);
+            outcome.bypass(reason);
             return chain.filter(exchange);
         }
-        Mono<Void> following = misses.joinInFlight(exchange, chain, key, outcome);
-        if (following != null) {
-            return following;
-        }
-        EarlyLookup early = exchange.getAttribute(EarlyLookup.ATTRIBUTE);
-        if (early != null && early.filter() == this && early.key().equals(key)) {
-            return answer(exchange, chain, key, outcome, early.lookup());
-        }
-        // Hit or miss is decided before anything is written: a write is an empty Mono, so chaining the
-        // fallback on emptiness would send every hit to the backend as well.
-        return items.lookUp(key, request.getHeaders(), hits)
-                .flatMap(lookup -> answer(exchange, chain, key, outcome, lookup));
+        String key = rendered.get();
+        return misses.joinInFlight(exchange, chain, key, outcome).orElseGet(() -> {
+            EarlyLookup early = exchange.getAttribute(EarlyLookup.ATTRIBUTE);
+            if (early != null && early.filter() == this && early.key().equals(key)) {
+                return respond(exchange, chain, key, outcome, early.lookup());
+            }
+            // Hit or miss is decided before anything is written: a write is an empty Mono, so chaining the
+            // fallback on emptiness would send every hit to the backend as well.
+            return items.lookUp(key, request.getHeaders(), format)
+                    .flatMap(lookup -> respond(exchange, chain, key, outcome, lookup));
+        });
     }
 
     /**
@@ -89,56 +89,57 @@ public final class MemcachedCacheFilter implements GatewayFilter, Ordered {
      */
     public Mono<Void> answerEarly(ServerWebExchange exchange, WebFilterChain chain) {
         ServerHttpRequest request = exchange.getRequest();
-        String key = bypassReason(request) == null ? key(request) : null;
+        Optional<String> rendered = bypassReason(request).isEmpty() ? key(request) : Optional.empty();
         // A bypass, and a key with a miss in flight, are the route's to answer, as ever.
-        if (key == null || misses.inFlight(key)) {
+        if (rendered.isEmpty() || misses.inFlight(rendered.get())) {
             return chain.filter(exchange);
         }
-        return items.lookUp(key, request.getHeaders(), hits).flatMap(lookup -> {
-            if (lookup.item() == null) {
-                exchange.getAttributes().put(EarlyLookup.ATTRIBUTE, new EarlyLookup(this, key, lookup));
-                return chain.filter(exchange);
+        String key = rendered.get();
+        return items.lookUp(key, request.getHeaders(), format).flatMap(lookup -> {
+            if (lookup instanceof Lookup.Hit hit) {
+                CacheOutcome.of(exchange.getResponse(), metrics).hit();
+                return CapturedResponseWriter.write(exchange, hit.response(format));
             }
-            CacheOutcome.of(exchange.getResponse(), metrics).hit();
-            return CapturedResponseWriter.write(exchange, lookup.answer(hits));
+            exchange.getAttributes().put(EarlyLookup.ATTRIBUTE, new EarlyLookup(this, key, lookup));
+            return chain.filter(exchange);
         });
     }
 
-    private Mono<Void> answer(ServerWebExchange exchange, GatewayFilterChain chain, String key, CacheOutcome outcome,
-            Lookup lookup) {
+    private Mono<Void> respond(ServerWebExchange exchange, GatewayFilterChain chain, String key,
+            CacheOutcome outcome, Lookup lookup) {
+        if (lookup instanceof Lookup.Hit hit) {
+            outcome.hit();
+            return CapturedResponseWriter.write(exchange, hit.response(format));
+        }
+        if (lookup instanceof Lookup.Failed failed) {
+            // memcached is failing: storing would only add to its load.
+            outcome.error(failed.failure());
+            return chain.filter(exchange);
+        }
         if (lookup == Lookup.UNUSABLE) {
             outcome.varyMiss();
             return chain.filter(exchange);
         }
-        if (lookup.item() != null) {
-            outcome.hit();
-            return CapturedResponseWriter.write(exchange, lookup.answer(hits));
-        }
-        if (lookup.failure() == null) {
-            outcome.miss();
-            return misses.miss(exchange, chain, key, outcome);
-        }
-        // memcached is failing: storing would only add to its load.
-        outcome.error(lookup.failure());
-        return chain.filter(exchange);
+        outcome.miss();
+        return misses.miss(exchange, chain, key, outcome);
     }
 
-    private String key(ServerHttpRequest request) {
+    private Optional<String> key(ServerHttpRequest request) {
         return keys.render(request.getURI().getRawPath(), request.getURI().getRawQuery(), request.getHeaders());
     }
 
-    private Bypass bypassReason(ServerHttpRequest request) {
+    private Optional<Bypass> bypassReason(ServerHttpRequest request) {
         HttpMethod method = request.getMethod();
         if (!HttpMethod.GET.equals(method) && !HttpMethod.HEAD.equals(method)) {
-            return Bypass.METHOD;
+            return Optional.of(Bypass.METHOD);
         }
         HttpHeaders headers = request.getHeaders();
         for (String header : bypassHeaders) {
             if (headers.containsHeader(header)) {
-                return Bypass.HEADER;
+                return Optional.of(Bypass.HEADER);
             }
         }
-        return null;
+        return Optional.empty();
     }
 
     @Override

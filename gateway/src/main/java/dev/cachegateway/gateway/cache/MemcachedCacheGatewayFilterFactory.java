@@ -5,7 +5,6 @@ import java.util.List;
 
 import dev.cachegateway.gateway.cache.format.BodyFormat;
 import dev.cachegateway.gateway.cache.hit.ItemLookup;
-import dev.cachegateway.gateway.cache.hit.NearCache;
 import dev.cachegateway.gateway.cache.key.CacheKeyTemplate;
 import dev.cachegateway.gateway.cache.miss.BackendFallback;
 import dev.cachegateway.gateway.cache.miss.InFlightRequests;
@@ -14,8 +13,7 @@ import dev.cachegateway.gateway.cache.miss.ReplicaLocks;
 import dev.cachegateway.gateway.cache.miss.ResponseStore;
 import dev.cachegateway.gateway.cache.outcome.CacheMetrics;
 import dev.cachegateway.gateway.cache.policy.StorePolicy;
-import dev.cachegateway.gateway.memcached.ReactiveMemcached;
-import io.micrometer.core.instrument.MeterRegistry;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.cloud.gateway.filter.GatewayFilter;
 import org.springframework.cloud.gateway.filter.factory.AbstractGatewayFilterFactory;
@@ -41,15 +39,15 @@ public class MemcachedCacheGatewayFilterFactory
 
     private final CacheMetrics metrics;
 
-    MemcachedCacheGatewayFilterFactory(ReactiveMemcached memcached, MemcachedCacheProperties defaults,
-            NearCache nearCache, MeterRegistry meters) {
+    MemcachedCacheGatewayFilterFactory(MemcachedCacheProperties defaults, ItemLookup items, ResponseStore store,
+            InFlightRequests inFlight, ReplicaLocks replicas, CacheMetrics metrics) {
         super(Config.class);
-        this.items = new ItemLookup(memcached, nearCache);
         this.defaults = defaults;
-        this.metrics = new CacheMetrics(meters);
-        this.store = new ResponseStore(memcached, defaults.getMaxConcurrentStores(), metrics, nearCache);
-        this.inFlight = new InFlightRequests();
-        this.replicas = new ReplicaLocks(memcached, defaults.getLockTimeout(), defaults.isReplicaLock());
+        this.items = items;
+        this.store = store;
+        this.inFlight = inFlight;
+        this.replicas = replicas;
+        this.metrics = metrics;
     }
 
     @Override
@@ -58,11 +56,11 @@ public class MemcachedCacheGatewayFilterFactory
         CacheKeyTemplate keys = CacheKeyTemplate.parse(route.keyTemplate());
         StorePolicy policy = new StorePolicy(defaults.getStoreStatuses(), route.defaultTtl(), route.maxTtl(),
                 route.contentType(), route.gzipFlag(), defaults.getMaxItemSize().toBytes(), keys.headerNames());
-        BodyFormat hits = new BodyFormat(route.contentType(), route.gzipFlag());
+        BodyFormat format = new BodyFormat(route.contentType(), route.gzipFlag());
         MissCoalescing misses = new MissCoalescing(inFlight, replicas,
-                new BackendFallback(route.store(), policy, store, metrics), hits, defaults.getLockTimeout());
+                new BackendFallback(route.store(), policy, store, metrics), format, defaults.getLockTimeout());
         return new MemcachedCacheFilter(items, keys, defaults.getBypassHeaders(),
-                hits, misses, metrics, route.describe(this, defaults));
+                format, misses, metrics, route.describe(this, defaults));
     }
 
     @Override
@@ -73,68 +71,68 @@ public class MemcachedCacheGatewayFilterFactory
     /** A route's settings; each one left unset takes its default from {@link MemcachedCacheProperties}. */
     public static class Config {
 
-        private String keyTemplate;
+        private @Nullable String keyTemplate;
 
-        private String contentType;
+        private @Nullable String contentType;
 
-        private Integer gzipFlag;
+        private @Nullable Integer gzipFlag;
 
-        private Boolean store;
+        private @Nullable Boolean store;
 
-        private Duration defaultTtl;
+        private @Nullable Duration defaultTtl;
 
-        private Duration maxTtl;
+        private @Nullable Duration maxTtl;
 
-        public String getKeyTemplate() {
+        public @Nullable String getKeyTemplate() {
             return keyTemplate;
         }
 
-        public Config setKeyTemplate(String keyTemplate) {
+        public Config setKeyTemplate(@Nullable String keyTemplate) {
             this.keyTemplate = keyTemplate;
             return this;
         }
 
-        public String getContentType() {
+        public @Nullable String getContentType() {
             return contentType;
         }
 
-        public Config setContentType(String contentType) {
+        public Config setContentType(@Nullable String contentType) {
             this.contentType = contentType;
             return this;
         }
 
-        public Integer getGzipFlag() {
+        public @Nullable Integer getGzipFlag() {
             return gzipFlag;
         }
 
-        public Config setGzipFlag(Integer gzipFlag) {
+        public Config setGzipFlag(@Nullable Integer gzipFlag) {
             this.gzipFlag = gzipFlag;
             return this;
         }
 
-        public Boolean getStore() {
+        public @Nullable Boolean getStore() {
             return store;
         }
 
-        public Config setStore(Boolean store) {
+        public Config setStore(@Nullable Boolean store) {
             this.store = store;
             return this;
         }
 
-        public Duration getDefaultTtl() {
+        public @Nullable Duration getDefaultTtl() {
             return defaultTtl;
         }
 
-        public Config setDefaultTtl(Duration defaultTtl) {
+        public Config setDefaultTtl(@Nullable Duration defaultTtl) {
             this.defaultTtl = defaultTtl;
             return this;
         }
 
-        public Duration getMaxTtl() {
+        public @Nullable Duration getMaxTtl() {
             return maxTtl;
         }
 
-        public Config setMaxTtl(Duration maxTtl) {
+        public Config setMaxTtl(@Nullable Duration maxTtl) {
             this.maxTtl = maxTtl;
             return this;
         }

@@ -5,6 +5,7 @@ import static org.springframework.cloud.gateway.support.GatewayToStringStyler.fi
 import java.time.Duration;
 
 import dev.cachegateway.gateway.cache.MemcachedCacheGatewayFilterFactory.Config;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.http.MediaType;
 
@@ -46,7 +47,7 @@ record RouteSettings(String keyTemplate, MediaType contentType, int gzipFlag, bo
                 .toString();
     }
 
-    private static <T> T orDefault(T routeValue, T defaultValue) {
+    private static <T> T orDefault(@Nullable T routeValue, T defaultValue) {
         return routeValue != null ? routeValue : defaultValue;
     }
 }

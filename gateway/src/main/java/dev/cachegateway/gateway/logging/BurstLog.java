@@ -5,6 +5,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
 import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Logs a failure that may repeat on every request (memcached down, say) once per quiet period, with a count of
@@ -21,6 +22,14 @@ public final class BurstLog {
     private final AtomicLong nextReportAt;
 
     private final AtomicLong suppressed = new AtomicLong();
+
+    // Long enough that an outage logs a handful of lines a minute, short enough that its end is seen soon.
+    private static final Duration QUIET_PERIOD = Duration.ofSeconds(10);
+
+    /** A burst log on the logger of {@code owner}, quiet for ten seconds after each report. */
+    public static BurstLog of(Class<?> owner) {
+        return new BurstLog(LoggerFactory.getLogger(owner), QUIET_PERIOD);
+    }
 
     public BurstLog(Logger logger, Duration quietPeriod) {
         this(logger, quietPeriod, System::nanoTime);

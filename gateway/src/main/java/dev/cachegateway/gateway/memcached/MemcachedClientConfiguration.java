@@ -40,11 +40,6 @@ class MemcachedClientConfiguration {
 
     private static final Logger logger = LoggerFactory.getLogger(MemcachedClientConfiguration.class);
 
-    static {
-        // spymemcached logs to stderr unless told otherwise.
-        System.setProperty("net.spy.log.LoggerImpl", "net.spy.memcached.compat.log.SLF4JLogger");
-    }
-
     @Bean
     CircuitBreakerRegistry memcachedCircuitBreakers(MemcachedProperties properties) {
         CircuitBreakerProperties settings = properties.getCircuitBreaker();

@@ -2,12 +2,10 @@ package dev.cachegateway.gateway.memcached;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Executor;
-import java.util.concurrent.Future;
 import java.util.function.Function;
 
 import dev.cachegateway.gateway.memcached.operation.CompletionThreads;
+import dev.cachegateway.gateway.memcached.operation.FutureBridge;
 import dev.cachegateway.gateway.memcached.operation.OperationDeadlines;
 import dev.cachegateway.gateway.memcached.operation.OperationTimers;
 import dev.cachegateway.gateway.memcached.pool.MemcachedPool;
@@ -15,19 +13,14 @@ import dev.cachegateway.gateway.memcached.pool.PoolNode;
 import dev.cachegateway.gateway.memcached.protocol.RawItemTranscoder;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.reactor.circuitbreaker.operator.CircuitBreakerOperator;
-import io.netty.util.Timeout;
 import net.spy.memcached.CachedData;
 import net.spy.memcached.MemcachedClient;
-import net.spy.memcached.internal.GetFuture;
 import net.spy.memcached.internal.OperationFuture;
 import reactor.core.publisher.Mono;
-import reactor.core.publisher.MonoSink;
 
 /**
- * A pool of memcached servers as {@link Mono}s. Every call returns at once: spymemcached's futures are bridged
- * through their completion listeners, never through a blocking {@code get()}, and a deadline cancels an
- * operation that takes too long, since spymemcached's own futures never time out unless somebody blocks on them.
- * Each server has its own circuit breaker, so a failing server fails its own keys at once and no others.
+ * A pool of memcached servers as {@link Mono}s. Every call returns at once, through the {@link FutureBridge}, with a
+ * deadline. Each server has its own circuit breaker, so a failing server fails its own keys at once and no others.
  */
 public class ReactiveMemcached implements AutoCloseable {
 
@@ -37,14 +30,12 @@ public class ReactiveMemcached implements AutoCloseable {
 
     private final RawItemTranscoder transcoder = new RawItemTranscoder(CachedData.MAX_SIZE);
 
-    private final OperationDeadlines deadlines;
-
-    private final CompletionThreads completions;
+    private final FutureBridge futures;
 
     ReactiveMemcached(MemcachedPool pool, Duration timeout, AutoCloseable refresher, CompletionThreads completions) {
         this.pool = pool;
-        this.deadlines = new OperationDeadlines(timeout);
-        this.completions = completions;
+        OperationDeadlines deadlines = new OperationDeadlines(timeout);
+        this.futures = new FutureBridge(deadlines, completions);
         this.resources = List.of(refresher, pool, completions, deadlines);
     }
 
@@ -102,7 +93,8 @@ public class ReactiveMemcached implements AutoCloseable {
     /** A lookup on the server at {@code index} that goes to memcached whatever its breaker says: for health. */
     public Mono<Void> probe(int index) {
         PoolNode node = pool.nodes().get(index);
-        return node.probeKey() != null ? lookup(node, node.probeKey()).then() : Mono.empty();
+        String probeKey = node.probeKey();
+        return probeKey != null ? lookup(node, probeKey).then() : Mono.empty();
     }
 
     /** How many of the configured servers have a live connection now; asks nothing of them. */
@@ -120,33 +112,11 @@ public class ReactiveMemcached implements AutoCloseable {
     }
 
     private Mono<CachedItem> lookup(PoolNode node, String key) {
-        return Mono.create(sink -> {
-            Executor caller = completions.ofCaller();
-            GetFuture<CachedItem> future = pool.clientFor(node).asyncGet(key, transcoder);
-            watch(sink, caller, future, () -> future.cancel(false));
-            future.addListener(done -> caller.execute(() -> complete(sink, done)));
-        });
+        return futures.get(() -> pool.clientFor(node).asyncGet(key, transcoder));
     }
 
     private Mono<Boolean> operation(PoolNode node, Function<MemcachedClient, OperationFuture<Boolean>> start) {
-        return Mono.create(sink -> {
-            Executor caller = completions.ofCaller();
-            OperationFuture<Boolean> future = start.apply(pool.clientFor(node));
-            watch(sink, caller, future, future::cancel);
-            future.addListener(done -> caller.execute(() -> complete(sink, done)));
-        });
-    }
-
-    // Fails the sink once the timeout passes; then, or when the subscriber cancels, an operation still under way is
-    // cancelled, since spymemcached's futures never time out.
-    private <T> void watch(MonoSink<T> sink, Executor caller, Future<?> future, Runnable cancel) {
-        Timeout deadline = deadlines.arm(timeout -> caller.execute(() -> sink.error(timeout)));
-        sink.onDispose(() -> {
-            deadline.cancel();
-            if (!future.isDone()) {
-                cancel.run();
-            }
-        });
+        return futures.operation(() -> start.apply(pool.clientFor(node)));
     }
 
     // Timed inside the breaker: what the breaker turns away never reaches memcached and is not a lookup.
@@ -159,25 +129,6 @@ public class ReactiveMemcached implements AutoCloseable {
                 }
             });
         }).transformDeferred(CircuitBreakerOperator.of(node.breaker()));
-    }
-
-    // The listener runs once the future is done, so get() returns at once; it only unwraps the outcome.
-    @SuppressWarnings("unchecked")
-    private static <T> void complete(MonoSink<T> sink, Future<?> done) {
-        if (done.isCancelled()) {
-            // Only this class cancels, once the sink is done with: nobody is left to tell.
-            return;
-        }
-        try {
-            sink.success((T) done.get());
-        }
-        catch (ExecutionException ex) {
-            sink.error(ex.getCause() != null ? ex.getCause() : ex);
-        }
-        catch (InterruptedException ex) {
-            Thread.currentThread().interrupt();
-            sink.error(ex);
-        }
     }
 
     /** Stops following addresses, lets queued operations reach memcached for a while, then closes. */

@@ -3,6 +3,7 @@ package dev.cachegateway.gateway.memcached;
 import java.net.InetSocketAddress;
 
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What the gateway knows of one memcached server now, for health and tests.
@@ -12,6 +13,6 @@ import io.github.resilience4j.circuitbreaker.CircuitBreaker;
  * @param connected whether the client has a live connection to it
  * @param circuitBreaker the state of its breaker
  */
-public record ServerState(String server, InetSocketAddress address, boolean connected,
+public record ServerState(String server, @Nullable InetSocketAddress address, boolean connected,
         CircuitBreaker.State circuitBreaker) {
 }

@@ -2,9 +2,11 @@ package dev.cachegateway.gateway.cache.early;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Predicate;
 
 import dev.cachegateway.gateway.cache.MemcachedCacheFilter;
+import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 
 import org.springframework.cloud.gateway.event.RefreshRoutesResultEvent;
@@ -48,18 +50,18 @@ public final class EarlyHitFilter implements WebFilter, Ordered, ApplicationList
     @Override
     public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
         // The gateway routes nothing on the management port, which shares this filter when it runs apart.
-        MemcachedCacheFilter cache = exchange.getApplicationContext() == context ? match(exchange) : null;
+        @Nullable MemcachedCacheFilter cache = exchange.getApplicationContext() == context ? match(exchange) : null;
         return cache != null ? cache.answerEarly(exchange, chain) : chain.filter(exchange);
     }
 
     /** The cache filter of the route the gateway would pick, if it is one this filter answers for; else null. */
-    private MemcachedCacheFilter match(ServerWebExchange exchange) {
+    private @Nullable MemcachedCacheFilter match(ServerWebExchange exchange) {
         for (Candidate candidate : candidates) {
-            if (candidate.test() == null) {
+            if (candidate.test().isEmpty()) {
                 return null;
             }
             try {
-                if (candidate.test().test(exchange)) {
+                if (candidate.test().get().test(exchange)) {
                     return candidate.cache();
                 }
             }
@@ -84,7 +86,7 @@ public final class EarlyHitFilter implements WebFilter, Ordered, ApplicationList
         return List.copyOf(candidates);
     }
 
-    private static MemcachedCacheFilter onlyCacheFilter(List<GatewayFilter> filters) {
+    private static @Nullable MemcachedCacheFilter onlyCacheFilter(List<GatewayFilter> filters) {
         if (filters.size() != 1) {
             return null;
         }
@@ -100,7 +102,7 @@ public final class EarlyHitFilter implements WebFilter, Ordered, ApplicationList
         return ORDER;
     }
 
-    /** A route's predicate as a plain test (null if it has none), and its cache filter if this filter may answer. */
-    private record Candidate(Predicate<ServerWebExchange> test, MemcachedCacheFilter cache) {
+    /** A route's predicate as a plain test (none if it has none), and its cache filter if this filter may answer. */
+    private record Candidate(Optional<Predicate<ServerWebExchange>> test, @Nullable MemcachedCacheFilter cache) {
     }
 }

@@ -1,8 +1,10 @@
 package dev.cachegateway.gateway.cache.early;
 
 import java.lang.reflect.Field;
+import java.util.Optional;
 import java.util.function.Predicate;
 
+import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
 import reactor.core.Fuseable;
 
@@ -21,18 +23,18 @@ public final class SyncPredicates {
     private SyncPredicates() {
     }
 
-    /** The predicate as a test that returns null when it cannot say at once, or null if it never can. */
-    public static Predicate<ServerWebExchange> of(AsyncPredicate<? super ServerWebExchange> predicate) {
+    /** The predicate as a plain test, or none if some part of it cannot say at once. */
+    public static Optional<Predicate<ServerWebExchange>> of(AsyncPredicate<? super ServerWebExchange> predicate) {
         try {
-            return open(predicate);
+            return Optional.ofNullable(open(predicate));
         }
         catch (RuntimeException ex) {
-            return null;
+            return Optional.empty();
         }
     }
 
     @SuppressWarnings("unchecked")
-    private static Predicate<ServerWebExchange> open(AsyncPredicate<? super ServerWebExchange> predicate) {
+    private static @Nullable Predicate<ServerWebExchange> open(AsyncPredicate<? super ServerWebExchange> predicate) {
         if (predicate instanceof AsyncPredicate.AndAsyncPredicate<?> and) {
             return both(open(part(and, "left")), open(part(and, "right")), true);
         }
@@ -51,8 +53,8 @@ public final class SyncPredicates {
     }
 
     // Short-circuits as the gateway's own and/or do, so that the same parts run.
-    private static Predicate<ServerWebExchange> both(Predicate<ServerWebExchange> left,
-            Predicate<ServerWebExchange> right, boolean and) {
+    private static @Nullable Predicate<ServerWebExchange> both(@Nullable Predicate<ServerWebExchange> left,
+            @Nullable Predicate<ServerWebExchange> right, boolean and) {
         if (left == null || right == null) {
             return null;
         }
@@ -78,6 +80,10 @@ public final class SyncPredicates {
             throw new IllegalStateException("No " + name + " in " + join.getClass());
         }
         ReflectionUtils.makeAccessible(field);
-        return (AsyncPredicate<? super ServerWebExchange>) ReflectionUtils.getField(field, join);
+        Object part = ReflectionUtils.getField(field, join);
+        if (part == null) {
+            throw new IllegalStateException("No " + name + " set in " + join.getClass());
+        }
+        return (AsyncPredicate<? super ServerWebExchange>) part;
     }
 }

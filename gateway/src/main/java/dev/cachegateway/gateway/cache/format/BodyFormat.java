@@ -26,15 +26,15 @@ public final class BodyFormat {
 
     /** Whether {@code item} may answer a request with these headers: any item but a gzip one, unless it takes gzip. */
     public boolean canAnswer(HttpHeaders requestHeaders, CachedItem item) {
-        return !item.hasFlag(gzipFlag) || GzipAcceptance.acceptsGzip(requestHeaders);
+        return GzipAcceptance.canTake(requestHeaders, item.hasFlag(gzipFlag));
     }
 
-    public CapturedResponse of(CachedItem item) {
-        return of(item, EntityTags.of(item.value()));
+    public CapturedResponse response(CachedItem item) {
+        return response(item, EntityTags.of(item.value()));
     }
 
     /** The same, with the item's ETag known already. */
-    public CapturedResponse of(CachedItem item, String etag) {
+    public CapturedResponse response(CachedItem item, String etag) {
         HttpHeaders headers = new HttpHeaders();
         headers.setContentType(contentType);
         if (item.hasFlag(gzipFlag)) {

@@ -1,6 +1,5 @@
 package dev.cachegateway.gateway.cache.hit;
 
-import java.time.Duration;
 
 import dev.cachegateway.gateway.cache.MemcachedCacheFilter;
 import dev.cachegateway.gateway.cache.format.BodyFormat;
@@ -9,7 +8,7 @@ import dev.cachegateway.gateway.logging.BurstLog;
 import dev.cachegateway.gateway.memcached.CachedItem;
 import dev.cachegateway.gateway.memcached.MemcachedLimits;
 import dev.cachegateway.gateway.memcached.ReactiveMemcached;
-import org.slf4j.LoggerFactory;
+import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 
 import org.springframework.http.HttpHeaders;
@@ -20,8 +19,7 @@ import org.springframework.http.HttpHeaders;
  */
 public final class ItemLookup {
 
-    private static final BurstLog failures =
-            new BurstLog(LoggerFactory.getLogger(MemcachedCacheFilter.class), Duration.ofSeconds(10));
+    private static final BurstLog failures = BurstLog.of(MemcachedCacheFilter.class);
 
     private final ReactiveMemcached memcached;
 
@@ -32,13 +30,13 @@ public final class ItemLookup {
         this.near = near;
     }
 
-    public Mono<Lookup> lookUp(String key, HttpHeaders requestHeaders, BodyFormat hits) {
+    public Mono<Lookup> lookUp(String key, HttpHeaders requestHeaders, BodyFormat format) {
         NearItem held = near.get(key);
         if (held != null) {
-            return Mono.just(usable(held.item(), held.etag(), requestHeaders, hits));
+            return Mono.just(usable(held.item(), held.etag(), requestHeaders, format));
         }
         return memcached.get(key)
-                .map(item -> usable(item, near.enabled() ? near.read(key, item).etag() : null, requestHeaders, hits))
+                .map(item -> usable(item, near.enabled() ? near.read(key, item).etag() : null, requestHeaders, format))
                 .defaultIfEmpty(Lookup.MISS)
                 .onErrorResume(failure -> {
                     // An open breaker is logged once, when it opens.
@@ -51,7 +49,8 @@ public final class ItemLookup {
 
     // A gzip item a client cannot decode is as good as none; the backend's answer to that client is not stored,
     // since it would replace the item that gzip clients are served.
-    private static Lookup usable(CachedItem item, String etag, HttpHeaders requestHeaders, BodyFormat hits) {
-        return hits.canAnswer(requestHeaders, item) ? Lookup.hit(item, etag) : Lookup.UNUSABLE;
+    private static Lookup usable(CachedItem item, @Nullable String etag, HttpHeaders requestHeaders,
+            BodyFormat format) {
+        return format.canAnswer(requestHeaders, item) ? Lookup.hit(item, etag) : Lookup.UNUSABLE;
     }
 }

@@ -3,31 +3,49 @@ package dev.cachegateway.gateway.cache.hit;
 import dev.cachegateway.gateway.cache.format.BodyFormat;
 import dev.cachegateway.gateway.cache.response.CapturedResponse;
 import dev.cachegateway.gateway.memcached.CachedItem;
+import org.jspecify.annotations.Nullable;
 
-/**
- * What a lookup found: an item this client can take (with its ETag when known), nothing, or a failure.
- *
- * @param item the item, on a hit
- * @param etag the item's ETag if it is known already, else null
- * @param failure why memcached could not say, else null
- */
-public record Lookup(CachedItem item, String etag, Throwable failure) {
+/** What a lookup found: an item this client can take, nothing it can use, or a failure. */
+public sealed interface Lookup {
 
-    public static final Lookup MISS = new Lookup(null, null, null);
+    /** Nothing in memcached under the key. */
+    Lookup MISS = Absent.MISS;
 
-    /** An item this client cannot take (gzip for a client without gzip); told apart from {@link #MISS} by identity. */
-    public static final Lookup UNUSABLE = new Lookup(null, null, null);
+    /** An item this client cannot take: gzip for a client without gzip. */
+    Lookup UNUSABLE = Absent.UNUSABLE;
 
-    public static Lookup hit(CachedItem item, String etag) {
-        return new Lookup(item, etag, null);
+    static Lookup hit(CachedItem item, @Nullable String etag) {
+        return new Hit(item, etag);
     }
 
-    public static Lookup failed(Throwable failure) {
-        return new Lookup(null, null, failure);
+    static Lookup failed(Throwable failure) {
+        return new Failed(failure);
     }
 
-    /** The answer to a hit. */
-    public CapturedResponse answer(BodyFormat hits) {
-        return etag != null ? hits.of(item, etag) : hits.of(item);
+    /** No item this client can take; the two are different outcomes for the client and the meters. */
+    enum Absent implements Lookup {
+        MISS, UNUSABLE
+    }
+
+    /**
+     * An item this client can take.
+     *
+     * @param item the item
+     * @param etag its ETag if it is known already, so that a near-cache hit does not hash the bytes again
+     */
+    record Hit(CachedItem item, @Nullable String etag) implements Lookup {
+
+        /** The response to this hit. */
+        public CapturedResponse response(BodyFormat format) {
+            return etag != null ? format.response(item, etag) : format.response(item);
+        }
+    }
+
+    /**
+     * memcached could not say.
+     *
+     * @param failure why: a timeout, an open circuit, or another failure
+     */
+    record Failed(Throwable failure) implements Lookup {
     }
 }

@@ -8,6 +8,7 @@ import com.github.benmanes.caffeine.cache.Expiry;
 import dev.cachegateway.gateway.cache.NearCacheProperties;
 import dev.cachegateway.gateway.cache.response.EntityTags;
 import dev.cachegateway.gateway.memcached.CachedItem;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The hottest memcached items, held in this gateway's heap for a short TTL, so that a hit on them costs neither a
@@ -22,11 +23,12 @@ public final class NearCache {
     // What an entry costs besides its value and key: the entry, the item and the map's node, roughly.
     private static final int ENTRY_OVERHEAD = 96;
 
-    private final Cache<String, NearItem> items;
+    // None when off.
+    private final @Nullable Cache<String, NearItem> items;
 
     private final long ttlNanos;
 
-    private NearCache(Cache<String, NearItem> items, long ttlNanos) {
+    private NearCache(@Nullable Cache<String, NearItem> items, long ttlNanos) {
         this.items = items;
         this.ttlNanos = ttlNanos;
     }
@@ -59,7 +61,7 @@ public final class NearCache {
     }
 
     /** The item under {@code key} if this gateway holds it, else null. */
-    public NearItem get(String key) {
+    public @Nullable NearItem get(String key) {
         return items != null ? items.getIfPresent(key) : null;
     }
 

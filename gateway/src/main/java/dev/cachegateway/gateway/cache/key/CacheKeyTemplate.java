@@ -3,11 +3,13 @@ package dev.cachegateway.gateway.cache.key;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import dev.cachegateway.gateway.memcached.MemcachedLimits;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.http.HttpHeaders;
 
@@ -73,24 +75,24 @@ public final class CacheKeyTemplate {
     }
 
     /**
-     * The escaped key for a request, or null when it has none: a path without a {@code $uri}, or a key longer than
-     * memcached's 250 bytes. Such a request bypasses the cache.
+     * The escaped key for a request, or none: a path without a {@code $uri}, or a key longer than memcached's 250
+     * bytes. Such a request bypasses the cache.
      */
-    public String render(String rawPath, String rawQuery) {
+    public Optional<String> render(String rawPath, @Nullable String rawQuery) {
         return render(rawPath, rawQuery, HttpHeaders.EMPTY);
     }
 
     /** As {@link #render(String, String)}, with the request's headers for the {@code $http_} variables. */
-    public String render(String rawPath, String rawQuery, HttpHeaders headers) {
+    public Optional<String> render(String rawPath, @Nullable String rawQuery, HttpHeaders headers) {
         StringBuilder key = new StringBuilder(rawPath.length() + 16);
         for (Part part : parts) {
             String value = part.value(rawPath, rawQuery, headers);
             if (value == null) {
-                return null;
+                return Optional.empty();
             }
             escape(value, key);
         }
-        return MemcachedLimits.fitsKeyLength(key) ? key.toString() : null;
+        return MemcachedLimits.fitsKeyLength(key) ? Optional.of(key.toString()) : Optional.empty();
     }
 
     // NGX_ESCAPE_MEMCACHED: space, '%' and the control bytes 0x00-0x1F; everything else, UTF-8 included, as is.
@@ -124,13 +126,13 @@ public final class CacheKeyTemplate {
     /** One piece of a key: a literal or a variable's value, null when the request has none. */
     interface Part {
 
-        String value(String rawPath, String rawQuery, HttpHeaders headers);
+        @Nullable String value(String rawPath, @Nullable String rawQuery, HttpHeaders headers);
     }
 
     private record Literal(String text) implements Part {
 
         @Override
-        public String value(String rawPath, String rawQuery, HttpHeaders headers) {
+        public String value(String rawPath, @Nullable String rawQuery, HttpHeaders headers) {
             return text;
         }
     }

@@ -3,6 +3,8 @@ package dev.cachegateway.gateway.cache.key;
 import java.util.List;
 import java.util.Locale;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.http.HttpHeaders;
 
 /**
@@ -17,7 +19,7 @@ record HeaderVariable(String name) implements CacheKeyTemplate.Part {
     private static final String PREFIX = "http_";
 
     /** The header variable of that name (without the {@code $}), or null if it is not an {@code $http_} one. */
-    static HeaderVariable named(String variable) {
+    static @Nullable HeaderVariable named(String variable) {
         if (!variable.startsWith(PREFIX)) {
             return null;
         }
@@ -25,7 +27,7 @@ record HeaderVariable(String name) implements CacheKeyTemplate.Part {
     }
 
     @Override
-    public String value(String rawPath, String rawQuery, HttpHeaders headers) {
+    public String value(String rawPath, @Nullable String rawQuery, HttpHeaders headers) {
         List<String> lines = headers.get(name);
         return lines == null ? "" : String.join(name.equals("cookie") ? "; " : ", ", lines);
     }

@@ -7,6 +7,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.Deque;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * nginx's {@code $uri}: the request path percent-decoded, with {@code .} and {@code ..} segments resolved and
  * repeated slashes merged ({@code merge_slashes on}). Paths nginx would reject with 400 (bad percent-encoding,
@@ -19,7 +21,7 @@ final class NginxUri {
     }
 
     /** The normalised, decoded path, or null if it has none. */
-    static String of(String rawPath) {
+    static @Nullable String of(String rawPath) {
         if (rawPath.isEmpty() || rawPath.charAt(0) != '/') {
             return null;
         }
@@ -42,7 +44,7 @@ final class NginxUri {
         return true;
     }
 
-    private static byte[] percentDecode(byte[] raw) {
+    private static byte @Nullable [] percentDecode(byte[] raw) {
         ByteBuffer out = ByteBuffer.allocate(raw.length);
         for (int i = 0; i < raw.length; i++) {
             if (raw[i] != '%') {
@@ -62,7 +64,7 @@ final class NginxUri {
         return decoded;
     }
 
-    private static byte[] normalise(byte[] path) {
+    private static byte @Nullable [] normalise(byte[] path) {
         Deque<byte[]> segments = new ArrayDeque<>();
         boolean endsWithSlash = false;
         int start = 1;
@@ -96,7 +98,7 @@ final class NginxUri {
         return normal;
     }
 
-    private static String utf8(byte[] bytes) {
+    private static @Nullable String utf8(byte @Nullable [] bytes) {
         if (bytes == null) {
             return null;
         }

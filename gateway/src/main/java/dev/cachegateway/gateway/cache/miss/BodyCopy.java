@@ -3,6 +3,8 @@ package dev.cachegateway.gateway.cache.miss;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.core.io.buffer.DataBuffer;
 
 /** A copy of the body up to a limit; past the limit it gives up and keeps nothing. */
@@ -10,7 +12,7 @@ public final class BodyCopy {
 
     private final long limit;
 
-    private byte[] bytes;
+    private byte @Nullable [] bytes;
 
     private int size;
 
@@ -38,7 +40,7 @@ public final class BodyCopy {
     }
 
     /** The body so far, or null once it outgrew the limit. */
-    public byte[] bytes() {
+    public byte @Nullable [] bytes() {
         return bytes == null || size == bytes.length ? bytes : Arrays.copyOf(bytes, size);
     }
 }

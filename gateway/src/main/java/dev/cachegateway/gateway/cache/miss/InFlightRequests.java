@@ -1,5 +1,6 @@
 package dev.cachegateway.gateway.cache.miss;
 
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 
@@ -24,10 +25,10 @@ public final class InFlightRequests {
         return current == null ? new Ticket(key, mine, true) : new Ticket(key, current, false);
     }
 
-    /** A follower's ticket if a request for {@code key} is in flight, else null; never leads. */
-    public Ticket follow(String key) {
+    /** A follower's ticket if a request for {@code key} is in flight; never leads. */
+    public Optional<Ticket> follow(String key) {
         Sinks.One<CapturedResponse> current = leaders.get(key);
-        return current != null ? new Ticket(key, current, false) : null;
+        return current != null ? Optional.of(new Ticket(key, current, false)) : Optional.empty();
     }
 
     /** How many keys have a leader in flight now. */

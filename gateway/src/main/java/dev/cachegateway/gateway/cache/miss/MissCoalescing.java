@@ -31,31 +31,34 @@ public final class MissCoalescing {
 
     private final BackendFallback backend;
 
-    private final BodyFormat hits;
+    private final BodyFormat format;
 
     private final Duration lockTimeout;
 
-    public MissCoalescing(InFlightRequests inFlight, ReplicaLocks replicas, BackendFallback backend, BodyFormat hits,
+    public MissCoalescing(InFlightRequests inFlight, ReplicaLocks replicas, BackendFallback backend, BodyFormat format,
             Duration lockTimeout) {
         this.inFlight = inFlight;
         this.replicas = replicas;
         this.backend = backend;
-        this.hits = hits;
+        this.format = format;
         this.lockTimeout = lockTimeout;
     }
 
     /**
-     * Follows a request for {@code key} that is on its way to the backend now, without looking memcached up, or
-     * null if there is none: a lookup would miss, and its answer could come back after the leader's store ends.
+     * Follows a request for {@code key} that is on its way to the backend now, without looking memcached up, if
+     * there is one: a lookup would miss, and its answer could come back after the leader's store ends.
      */
-    public Mono<Void> joinInFlight(ServerWebExchange exchange, GatewayFilterChain chain, String key, CacheOutcome outcome) {
-        Ticket ticket = backend.stores(exchange.getRequest()) ? inFlight.follow(key) : null;
-        return ticket != null ? follow(exchange, chain, key, ticket, outcome) : null;
+    public Optional<Mono<Void>> joinInFlight(ServerWebExchange exchange, GatewayFilterChain chain, String key,
+            CacheOutcome outcome) {
+        if (!backend.stores(exchange.getRequest())) {
+            return Optional.empty();
+        }
+        return inFlight.follow(key).map(ticket -> follow(exchange, chain, key, ticket, outcome));
     }
 
     /** Whether a miss for {@code key} is on its way to the backend now. */
     public boolean inFlight(String key) {
-        return inFlight.follow(key) != null;
+        return inFlight.follow(key).isPresent();
     }
 
     /** The answer to a request whose lookup missed. */
@@ -83,7 +86,7 @@ public final class MissCoalescing {
                 outcome.collapseFailed();
                 return backend.fetch(exchange, chain, key, outcome, lead);
             }
-            CapturedResponse answer = hits.of(item.get());
+            CapturedResponse answer = format.response(item.get());
             lead.share(answer);
             // Another replica stored it already.
             lead.stored();

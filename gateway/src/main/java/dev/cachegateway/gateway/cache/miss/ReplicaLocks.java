@@ -49,7 +49,7 @@ public final class ReplicaLocks {
             return Mono.just(Claim.NONE);
         }
         return memcached.add(lockKey, ttlSeconds, LOCK)
-                .map(added -> added ? new Claim(lockKey) : Claim.TAKEN)
+                .map(added -> added ? new Held(lockKey) : Claim.TAKEN)
                 .onErrorReturn(Claim.NONE);
     }
 
@@ -74,31 +74,41 @@ public final class ReplicaLocks {
     }
 
     /** A replica's hold on a key's lock, or the lack of one. */
-    public static final class Claim {
+    public sealed interface Claim {
 
         /** No lock: locks are off, the key is too long for one, or memcached failed. */
-        static final Claim NONE = new Claim(null);
+        Claim NONE = Unheld.NONE;
 
         /** Another replica holds the lock. */
-        static final Claim TAKEN = new Claim(null);
+        Claim TAKEN = Unheld.TAKEN;
+
+        /** Whether another replica holds the lock, so that this one waits for its item. */
+        default boolean taken() {
+            return this == TAKEN;
+        }
+    }
+
+    /** The two ways of holding no lock. */
+    enum Unheld implements Claim {
+        NONE, TAKEN
+    }
+
+    /** This replica's lock, given back once. */
+    static final class Held implements Claim {
 
         private final String lockKey;
 
         private final AtomicBoolean released = new AtomicBoolean();
 
-        private Claim(String lockKey) {
+        Held(String lockKey) {
             this.lockKey = lockKey;
-        }
-
-        boolean taken() {
-            return this == TAKEN;
         }
     }
 
     /** Gives a held lock back, once; a failed delete only leaves it to expire, so nobody waits for its answer. */
     public void release(Claim claim) {
-        if (claim.lockKey != null && claim.released.compareAndSet(false, true)) {
-            memcached.deleteQuietly(claim.lockKey);
+        if (claim instanceof Held held && held.released.compareAndSet(false, true)) {
+            memcached.deleteQuietly(held.lockKey);
         }
     }
 

@@ -13,7 +13,6 @@ import io.github.resilience4j.bulkhead.Bulkhead;
 import io.github.resilience4j.bulkhead.BulkheadConfig;
 import io.github.resilience4j.bulkhead.BulkheadFullException;
 import io.github.resilience4j.reactor.bulkhead.operator.BulkheadOperator;
-import org.slf4j.LoggerFactory;
 
 /**
  * Writes captured answers to memcached in the background. Nobody waits for a store: a failed one costs a later
@@ -22,8 +21,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class ResponseStore {
 
-    private static final BurstLog failures =
-            new BurstLog(LoggerFactory.getLogger(ResponseStore.class), Duration.ofSeconds(10));
+    private static final BurstLog failures = BurstLog.of(ResponseStore.class);
 
     private final ReactiveMemcached memcached;
 

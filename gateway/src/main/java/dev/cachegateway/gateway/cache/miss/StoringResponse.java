@@ -9,6 +9,7 @@ import dev.cachegateway.gateway.cache.policy.StoreDecision.Skip;
 import dev.cachegateway.gateway.cache.policy.StorePolicy;
 import dev.cachegateway.gateway.cache.response.CapturedResponse;
 import dev.cachegateway.gateway.cache.response.EntityTags;
+import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -17,6 +18,8 @@ import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpMethod;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.HttpStatusCode;
 import org.springframework.http.server.reactive.ServerHttpResponse;
 import org.springframework.http.server.reactive.ServerHttpResponseDecorator;
 
@@ -45,7 +48,7 @@ public final class StoringResponse extends ServerHttpResponseDecorator {
 
     private final Capture capture;
 
-    private volatile CapturedResponse whole;
+    private volatile @Nullable CapturedResponse whole;
 
     private volatile boolean overflowed;
 
@@ -60,9 +63,10 @@ public final class StoringResponse extends ServerHttpResponseDecorator {
 
     @Override
     public Mono<Void> writeWith(Publisher<? extends DataBuffer> body) {
-        StoreDecision decision = policy.decide(method, getStatusCode(), getHeaders(), System.currentTimeMillis());
-        if (!decision.stores()) {
-            return skip(decision.skipped(), () -> super.writeWith(body));
+        StoreDecision decision = policy.decide(method, status(), getHeaders(), System.currentTimeMillis());
+        Skip skipped = decision.skipped();
+        if (skipped != null) {
+            return skip(skipped, () -> super.writeWith(body));
         }
         BodyCopy copy = new BodyCopy(policy.maxItemSize(), getHeaders().getContentLength());
         Flux<DataBuffer> held = Flux.<DataBuffer>from(body)
@@ -93,7 +97,7 @@ public final class StoringResponse extends ServerHttpResponseDecorator {
         return isCommitted() ? super.setComplete() : skip(Skip.NOT_A_BODY, super::setComplete);
     }
 
-    private void completed(byte[] bytes) {
+    private void completed(byte @Nullable [] bytes) {
         if (bytes == null) {
             return;
         }
@@ -101,7 +105,13 @@ public final class StoringResponse extends ServerHttpResponseDecorator {
             getHeaders().setETag(EntityTags.of(bytes));
         }
         outcome.stored();
-        whole = new CapturedResponse(getStatusCode(), shareableHeaders(), bytes);
+        whole = new CapturedResponse(status(), shareableHeaders(), bytes);
+    }
+
+    // A response whose status nobody set goes out as 200.
+    private HttpStatusCode status() {
+        HttpStatusCode status = getStatusCode();
+        return status != null ? status : HttpStatus.OK;
     }
 
     // True from the first buffer past the limit on: the held buffers go out, and so does each later one at once.

@@ -1,8 +1,7 @@
 package dev.cachegateway.gateway.cache.outcome;
 
-import java.util.EnumMap;
 import java.util.Locale;
-import java.util.Map;
+import java.util.function.Function;
 
 import dev.cachegateway.gateway.cache.policy.StoreDecision.Skip;
 import io.micrometer.core.instrument.Counter;
@@ -36,41 +35,35 @@ public final class CacheMetrics {
         FAILED
     }
 
-    private final Map<XCache, Counter> lookups = new EnumMap<>(XCache.class);
+    // Indexed by ordinal: one counter per value, made once.
+    private final Counter[] lookups;
 
-    private final Map<Bypass, Counter> bypasses = new EnumMap<>(Bypass.class);
+    private final Counter[] bypasses;
 
-    private final Map<Skip, Counter> skippedStores = new EnumMap<>(Skip.class);
+    private final Counter[] skippedStores;
 
-    private final Map<Drop, Counter> droppedStores = new EnumMap<>(Drop.class);
+    private final Counter[] droppedStores;
 
     private final Counter stored;
 
     public CacheMetrics(MeterRegistry registry) {
-        for (XCache status : XCache.values()) {
-            lookups.put(status, Counter.builder("memcached.cache.lookups")
-                    .description("Requests through a cached route, by their X-Cache")
-                    .tag("result", tag(status)).register(registry));
-        }
-        for (Bypass reason : Bypass.values()) {
-            bypasses.put(reason, Counter.builder("memcached.cache.bypasses")
-                    .description("Requests that were not looked up").tag("reason", tag(reason)).register(registry));
-        }
-        for (Skip reason : Skip.values()) {
-            skippedStores.put(reason, store(registry, "skipped", tag(reason)));
-        }
-        for (Drop reason : Drop.values()) {
-            droppedStores.put(reason, store(registry, reason == Drop.FAILED ? "failed" : "dropped", tag(reason)));
-        }
+        this.lookups = counters(XCache.values(), status -> Counter.builder("memcached.cache.lookups")
+                .description("Requests through a cached route, by their X-Cache")
+                .tag("result", tag(status)).register(registry));
+        this.bypasses = counters(Bypass.values(), reason -> Counter.builder("memcached.cache.bypasses")
+                .description("Requests that were not looked up").tag("reason", tag(reason)).register(registry));
+        this.skippedStores = counters(Skip.values(), reason -> store(registry, "skipped", tag(reason)));
+        this.droppedStores = counters(Drop.values(),
+                reason -> store(registry, reason == Drop.FAILED ? "failed" : "dropped", tag(reason)));
         this.stored = store(registry, "stored", "none");
     }
 
     public void lookup(XCache status) {
-        lookups.get(status).increment();
+        lookups[status.ordinal()].increment();
     }
 
     public void bypass(Bypass reason) {
-        bypasses.get(reason).increment();
+        bypasses[reason.ordinal()].increment();
     }
 
     public void stored() {
@@ -78,19 +71,28 @@ public final class CacheMetrics {
     }
 
     public void skipped(Skip reason) {
-        skippedStores.get(reason).increment();
+        skippedStores[reason.ordinal()].increment();
     }
 
     public void dropped(Drop reason) {
-        droppedStores.get(reason).increment();
+        droppedStores[reason.ordinal()].increment();
+    }
+
+    /** An enum value as a meter tag, and as a Cache-Status detail: lower case, with '-' for '_'. */
+    public static String tag(Enum<?> value) {
+        return value.name().toLowerCase(Locale.ROOT).replace('_', '-');
+    }
+
+    private static <E extends Enum<E>> Counter[] counters(E[] values, Function<E, Counter> counter) {
+        Counter[] counters = new Counter[values.length];
+        for (E value : values) {
+            counters[value.ordinal()] = counter.apply(value);
+        }
+        return counters;
     }
 
     private static Counter store(MeterRegistry registry, String result, String reason) {
         return Counter.builder("memcached.cache.stores").description("Backend answers after a miss, by what became of them")
                 .tag("result", result).tag("reason", reason).register(registry);
-    }
-
-    private static String tag(Enum<?> value) {
-        return value.name().toLowerCase(Locale.ROOT).replace('_', '-');
     }
 }

@@ -1,11 +1,11 @@
 package dev.cachegateway.gateway.cache.outcome;
 
-import java.util.Locale;
 import java.util.concurrent.TimeoutException;
 
 import dev.cachegateway.gateway.cache.outcome.CacheMetrics.Bypass;
 import dev.cachegateway.gateway.cache.policy.StoreDecision.Skip;
 import dev.cachegateway.gateway.memcached.MemcachedLimits;
+import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 
 import org.springframework.http.HttpHeaders;
@@ -31,13 +31,13 @@ public final class CacheOutcome {
     private volatile XCache status = XCache.BYPASS;
 
     // RFC 9211 parameters: why the request went forward (null on a hit), and what became of the answer.
-    private volatile String forward = "bypass";
+    private volatile @Nullable String forward = "bypass";
 
-    private volatile Boolean collapsed;
+    private volatile @Nullable Boolean collapsed;
 
     private volatile boolean stored;
 
-    private volatile String detail;
+    private volatile @Nullable String detail;
 
     private CacheOutcome() {
     }
@@ -110,7 +110,7 @@ public final class CacheOutcome {
 
     public void notStored(Skip reason) {
         stored = false;
-        detail = reason.name().toLowerCase(Locale.ROOT).replace('_', '-');
+        detail = CacheMetrics.tag(reason);
     }
 
     public XCache status() {

@@ -1,6 +1,7 @@
 package dev.cachegateway.gateway.cache.policy;
 
 import java.util.List;
+import java.util.OptionalLong;
 
 import org.springframework.http.HttpHeaders;
 
@@ -13,8 +14,8 @@ final class Freshness {
     private Freshness() {
     }
 
-    /** The explicit freshness lifetime left, in seconds, or null if the answer gives none. */
-    static Long lifetime(CacheControlDirectives cacheControl, HttpHeaders headers, long nowMillis) {
+    /** The explicit freshness lifetime left, in seconds, or none if the answer gives none. */
+    static OptionalLong lifetime(CacheControlDirectives cacheControl, HttpHeaders headers, long nowMillis) {
         long lifetime = cacheControl.seconds("s-maxage");
         if (lifetime < 0) {
             lifetime = cacheControl.seconds("max-age");
@@ -22,16 +23,18 @@ final class Freshness {
         if (lifetime < 0) {
             List<String> expires = headers.get(HttpHeaders.EXPIRES);
             if (expires == null) {
-                return null;
+                return OptionalLong.empty();
             }
             // An Expires that is not one valid HTTP-date means "already expired" (RFC 9111 5.3); two lines are
             // invalid too, since a date holds a comma and cannot be a list.
-            Long expiresAt = expires.size() == 1 ? HttpDate.parse(expires.get(0), nowMillis) : null;
+            OptionalLong expiresAt = expires.size() == 1 ? HttpDate.parse(expires.get(0), nowMillis)
+                    : OptionalLong.empty();
             List<String> dates = headers.get(HttpHeaders.DATE);
-            Long date = dates != null && dates.size() == 1 ? HttpDate.parse(dates.get(0), nowMillis) : null;
-            lifetime = expiresAt != null ? (expiresAt - (date != null ? date : nowMillis)) / 1000 : 0;
+            OptionalLong date = dates != null && dates.size() == 1 ? HttpDate.parse(dates.get(0), nowMillis)
+                    : OptionalLong.empty();
+            lifetime = expiresAt.isPresent() ? (expiresAt.getAsLong() - date.orElse(nowMillis)) / 1000 : 0;
         }
-        return lifetime - age(headers);
+        return OptionalLong.of(lifetime - age(headers));
     }
 
     private static long age(HttpHeaders headers) {

@@ -5,6 +5,7 @@ import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Locale;
+import java.util.OptionalLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -37,11 +38,8 @@ final class HttpDate {
     private HttpDate() {
     }
 
-    /** The date in epoch milliseconds, or null if {@code value} is not an HTTP-date. */
-    static Long parse(String value, long nowMillis) {
-        if (value == null) {
-            return null;
-        }
+    /** The date in epoch milliseconds, or none if {@code value} is not an HTTP-date. */
+    static OptionalLong parse(String value, long nowMillis) {
         Matcher m = IMF_FIXDATE.matcher(value);
         if (m.matches()) {
             return toMillis(Integer.parseInt(m.group(3)), m.group(2), m.group(1), m.group(4), m.group(5), m.group(6));
@@ -56,7 +54,7 @@ final class HttpDate {
             return toMillis(Integer.parseInt(m.group(6)), m.group(1), m.group(2).trim(), m.group(3), m.group(4),
                     m.group(5));
         }
-        return null;
+        return OptionalLong.empty();
     }
 
     // RFC 9110: a two-digit year more than 50 years ahead is the latest past year with the same two digits.
@@ -66,20 +64,20 @@ final class HttpDate {
         return year > thisYear + 50 ? year - 100 : year;
     }
 
-    private static Long toMillis(int year, String month, String day, String hour, String minute, String second) {
+    private static OptionalLong toMillis(int year, String month, String day, String hour, String minute, String second) {
         int monthIndex = MONTHS.indexOf(month.toLowerCase(Locale.ROOT));
         int seconds = Integer.parseInt(second);
         if (monthIndex < 0 || seconds > 60) {
-            return null;
+            return OptionalLong.empty();
         }
         try {
             // The grammar allows a leap second (60); java.time has none, so it counts as the second before.
             LocalDateTime time = LocalDateTime.of(year, monthIndex + 1, Integer.parseInt(day), Integer.parseInt(hour),
                     Integer.parseInt(minute), Math.min(seconds, 59));
-            return time.toInstant(ZoneOffset.UTC).toEpochMilli();
+            return OptionalLong.of(time.toInstant(ZoneOffset.UTC).toEpochMilli());
         }
         catch (DateTimeException ex) {
-            return null;
+            return OptionalLong.empty();
         }
     }
 }

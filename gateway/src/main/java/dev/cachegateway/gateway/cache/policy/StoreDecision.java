@@ -1,5 +1,6 @@
 package dev.cachegateway.gateway.cache.policy;
 
+import org.jspecify.annotations.Nullable;
 /**
  * Whether a backend answer goes into memcached, and if so for how long and with which flags.
  *
@@ -7,7 +8,7 @@ package dev.cachegateway.gateway.cache.policy;
  * @param ttlSeconds the item's time to live
  * @param flags the item's flags: 0, or the route's gzip flag for a gzip-encoded body
  */
-public record StoreDecision(Skip skipped, int ttlSeconds, int flags) {
+public record StoreDecision(@Nullable Skip skipped, int ttlSeconds, int flags) {
 
     /** Why an answer is not stored; also the tag of the skipped-store metric. */
     public enum Skip {

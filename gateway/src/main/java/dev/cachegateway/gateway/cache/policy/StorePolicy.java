@@ -3,6 +3,8 @@ package dev.cachegateway.gateway.cache.policy;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
 import java.util.Set;
 
 import dev.cachegateway.gateway.cache.policy.StoreDecision.Skip;
@@ -90,16 +92,16 @@ public final class StorePolicy {
         if (!hasRouteContentType(headers)) {
             return StoreDecision.skip(Skip.CONTENT_TYPE);
         }
-        Integer flags = flagsFor(headers.getValuesAsList(HttpHeaders.CONTENT_ENCODING));
-        if (flags == null) {
+        OptionalInt flags = flagsFor(headers.getValuesAsList(HttpHeaders.CONTENT_ENCODING));
+        if (flags.isEmpty()) {
             return StoreDecision.skip(Skip.CONTENT_ENCODING);
         }
-        Long lifetime = Freshness.lifetime(cacheControl, headers, nowMillis);
-        if (lifetime == null && defaultTtl == 0) {
+        OptionalLong lifetime = Freshness.lifetime(cacheControl, headers, nowMillis);
+        if (lifetime.isEmpty() && defaultTtl == 0) {
             return StoreDecision.skip(Skip.NO_FRESHNESS);
         }
-        long ttl = Math.min(lifetime != null ? lifetime : defaultTtl, maxTtl);
-        return ttl > 0 ? StoreDecision.store((int) ttl, flags) : StoreDecision.skip(Skip.EXPIRED);
+        long ttl = Math.min(lifetime.orElse(defaultTtl), maxTtl);
+        return ttl > 0 ? StoreDecision.store((int) ttl, flags.getAsInt()) : StoreDecision.skip(Skip.EXPIRED);
     }
 
     /*
@@ -140,10 +142,10 @@ public final class StorePolicy {
     }
 
     // A hit says "gzip" only through the item's flags, so only gzip with a gzip flag can be stored encoded.
-    private Integer flagsFor(List<String> codings) {
+    private OptionalInt flagsFor(List<String> codings) {
         if (codings.isEmpty() || codings.equals(List.of("identity"))) {
-            return 0;
+            return OptionalInt.of(0);
         }
-        return codings.equals(List.of("gzip")) && gzipFlag != 0 ? gzipFlag : null;
+        return codings.equals(List.of("gzip")) && gzipFlag != 0 ? OptionalInt.of(gzipFlag) : OptionalInt.empty();
     }
 }

@@ -13,10 +13,15 @@ public final class GzipAcceptance {
     private GzipAcceptance() {
     }
 
-    /** Whether {@code answer} may go to a request with these headers: any answer but a gzip one, unless it takes gzip. */
-    public static boolean canTake(HttpHeaders requestHeaders, CapturedResponse answer) {
-        return !"gzip".equalsIgnoreCase(answer.headers().getFirst(HttpHeaders.CONTENT_ENCODING))
-                || acceptsGzip(requestHeaders);
+    /** Whether {@code response} may go to a request with these headers: any but a gzip one, unless it takes gzip. */
+    public static boolean canTake(HttpHeaders requestHeaders, CapturedResponse response) {
+        String coding = response.headers().getFirst(HttpHeaders.CONTENT_ENCODING);
+        return canTake(requestHeaders, "gzip".equalsIgnoreCase(coding));
+    }
+
+    /** Whether a body, gzip or not, may go to a request with these headers. */
+    public static boolean canTake(HttpHeaders requestHeaders, boolean gzip) {
+        return !gzip || acceptsGzip(requestHeaders);
     }
 
     /**

@@ -10,8 +10,10 @@ import java.util.function.Function;
 
 import dev.cachegateway.gateway.memcached.ServerUnavailableException;
 import dev.cachegateway.gateway.memcached.ring.HashRing;
+import dev.cachegateway.gateway.memcached.ring.RingLocator;
 import net.spy.memcached.MemcachedClient;
 import net.spy.memcached.MemcachedNode;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -59,20 +61,23 @@ public final class MemcachedPool implements AutoCloseable {
     /** The client to ask for {@code node}'s keys; fails if the node's name has not resolved yet. */
     public MemcachedClient clientFor(PoolNode node) {
         PoolConnection connection = current;
-        if (connection.client() == null || connection.locator().node(node.index()) == null) {
+        MemcachedClient client = connection.client();
+        RingLocator locator = connection.locator();
+        if (client == null || locator == null || locator.node(node.index()) == null) {
             throw new ServerUnavailableException(node.server());
         }
-        return connection.client();
+        return client;
     }
 
     /** Whether the client has a live connection to {@code node}. */
     public boolean isConnected(PoolNode node) {
-        MemcachedNode connection = current.client() != null ? current.locator().node(node.index()) : null;
+        RingLocator locator = current.locator();
+        MemcachedNode connection = locator != null ? locator.node(node.index()) : null;
         return connection != null && connection.isActive();
     }
 
     /** The address {@code node} is reached at now, or null while its name has not resolved. */
-    public InetSocketAddress addressOf(PoolNode node) {
+    public @Nullable InetSocketAddress addressOf(PoolNode node) {
         return current.addresses()[node.index()];
     }
 

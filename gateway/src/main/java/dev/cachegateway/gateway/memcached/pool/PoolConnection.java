@@ -14,6 +14,7 @@ import dev.cachegateway.gateway.memcached.MemcachedProperties;
 import dev.cachegateway.gateway.memcached.ring.HashRing;
 import dev.cachegateway.gateway.memcached.ring.RingLocator;
 import net.spy.memcached.MemcachedClient;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One spymemcached client of the pool and the addresses it was made for; no client while no name has resolved.
@@ -22,7 +23,8 @@ import net.spy.memcached.MemcachedClient;
  * @param locator its locator, which finds a configured server's node
  * @param addresses for each configured server, the address the client connects to, or null
  */
-public record PoolConnection(MemcachedClient client, RingLocator locator, InetSocketAddress[] addresses) {
+public record PoolConnection(@Nullable MemcachedClient client, @Nullable RingLocator locator,
+        @Nullable InetSocketAddress[] addresses) {
 
     public static PoolConnection none(int servers) {
         return new PoolConnection(null, null, new InetSocketAddress[servers]);

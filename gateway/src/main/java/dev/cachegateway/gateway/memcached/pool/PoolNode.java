@@ -2,6 +2,7 @@ package dev.cachegateway.gateway.memcached.pool;
 
 import dev.cachegateway.gateway.memcached.operation.OperationTimers;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One configured memcached server and what belongs to it alone: its circuit breaker, so that a failing server
@@ -13,5 +14,6 @@ import io.github.resilience4j.circuitbreaker.CircuitBreaker;
  * @param timers its {@code memcached.operations} timers, tagged with it
  * @param probeKey a key that lives on this server, or null if none was found
  */
-public record PoolNode(int index, ServerAddress server, CircuitBreaker breaker, OperationTimers timers, String probeKey) {
+public record PoolNode(int index, ServerAddress server, CircuitBreaker breaker, OperationTimers timers,
+        @Nullable String probeKey) {
 }

@@ -1,6 +1,7 @@
 package dev.cachegateway.gateway.memcached.pool;
 
 import dev.cachegateway.gateway.memcached.ring.HashRing;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Keys for the health check to ask each server. spymemcached can only address a server through a key, so each
@@ -16,7 +17,7 @@ public final class ProbeKeys {
     }
 
     /** A key on the server at {@code index}, or null if none of the series lands there. */
-    public static String onServer(HashRing ring, int index) {
+    public static @Nullable String onServer(HashRing ring, int index) {
         for (int i = 0; i < TRIES; i++) {
             if (ring.serverFor(PREFIX + i) == index) {
                 return PREFIX + i;

@@ -1,10 +1,9 @@
 package dev.cachegateway.gateway.memcached.ring;
 
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.List;
 
+import dev.cachegateway.gateway.digest.Md5;
 import dev.cachegateway.gateway.memcached.pool.ServerAddress;
 
 /**
@@ -21,12 +20,12 @@ public final class LibmemcachedKetama {
     }
 
     public static HashRing ring(List<ServerAddress> servers) {
-        HashRing.Builder ring = new HashRing.Builder(key -> word(md5(key), 0));
+        HashRing.Builder ring = new HashRing.Builder(key -> word(Md5.digest(key), 0));
         long totalWeight = servers.stream().mapToLong(ServerAddress::weight).sum();
         for (int index = 0; index < servers.size(); index++) {
             ServerAddress server = servers.get(index);
             for (int hash = 0; hash < pointsPerServer(server.weight(), totalWeight, servers.size()) / 4; hash++) {
-                byte[] digest = md5((server.ketamaName() + "-" + hash).getBytes(StandardCharsets.UTF_8));
+                byte[] digest = Md5.digest((server.ketamaName() + "-" + hash).getBytes(StandardCharsets.UTF_8));
                 for (int word = 0; word < 4; word++) {
                     ring.add(word(digest, word), index);
                 }
@@ -49,12 +48,4 @@ public final class LibmemcachedKetama {
                 | ((digest[at + 1] & 0xFF) << 8) | (digest[at] & 0xFF);
     }
 
-    private static byte[] md5(byte[] bytes) {
-        try {
-            return MessageDigest.getInstance("MD5").digest(bytes);
-        }
-        catch (NoSuchAlgorithmException ex) {
-            throw new IllegalStateException("every JVM has MD5", ex);
-        }
-    }
 }

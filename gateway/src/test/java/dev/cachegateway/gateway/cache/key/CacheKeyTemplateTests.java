@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Optional;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -49,49 +50,49 @@ class CacheKeyTemplateTests {
             relative                            | NONE
             """)
     void derivesTheKeyAsNginxEscapesUri(String rawPath, String expected) {
-        assertThat(uri.render(rawPath, null)).isEqualTo(expected);
+        assertThat(uri.render(rawPath, null)).isEqualTo(Optional.ofNullable(expected));
     }
 
     @Test
     void escapesARawControlByte() {
-        assertThat(uri.render("/bell\u0007/cr\r/lf\n", null)).isEqualTo("/bell%07/cr%0D/lf%0A");
+        assertThat(uri.render("/bell\u0007/cr\r/lf\n", null)).contains("/bell%07/cr%0D/lf%0A");
     }
 
     @Test
     void leavesTheQueryStringOutOfUri() {
-        assertThat(uri.render("/api/v1/comments/1", "page=2&sort=asc")).isEqualTo("/api/v1/comments/1");
+        assertThat(uri.render("/api/v1/comments/1", "page=2&sort=asc")).contains("/api/v1/comments/1");
     }
 
     @Test
     void includesTheRawQueryStringWhenTheTemplateAsksForIt() {
         CacheKeyTemplate withArgs = CacheKeyTemplate.parse("$uri$is_args$args");
 
-        assertThat(withArgs.render("/list", "page=2&q=a%20b")).isEqualTo("/list?page=2&q=a%2520b");
-        assertThat(withArgs.render("/list", null)).isEqualTo("/list");
-        assertThat(withArgs.render("/list", "")).isEqualTo("/list");
+        assertThat(withArgs.render("/list", "page=2&q=a%20b")).contains("/list?page=2&q=a%2520b");
+        assertThat(withArgs.render("/list", null)).contains("/list");
+        assertThat(withArgs.render("/list", "")).contains("/list");
     }
 
     @Test
     void keepsLiteralTextAndBracedVariables() {
-        assertThat(CacheKeyTemplate.parse("v2:${uri}").render("/a", null)).isEqualTo("v2:/a");
+        assertThat(CacheKeyTemplate.parse("v2:${uri}").render("/a", null)).contains("v2:/a");
     }
 
     @Test
     void acceptsKeysUpTo250BytesAndBypassesLongerOnes() {
-        assertThat(uri.render(pathOfBytes(249), null)).hasSize(249);
-        assertThat(uri.render(pathOfBytes(250), null)).hasSize(250);
-        assertThat(uri.render(pathOfBytes(251), null)).isNull();
+        assertThat(uri.render(pathOfBytes(249), null).orElseThrow()).hasSize(249);
+        assertThat(uri.render(pathOfBytes(250), null).orElseThrow()).hasSize(250);
+        assertThat(uri.render(pathOfBytes(251), null)).isEmpty();
     }
 
     @Test
     void countsTheLimitAfterEscapingAndInUtf8Bytes() {
         String spaces = "/" + " ".repeat(83);
-        assertThat(uri.render(spaces, null)).hasSize(250);
-        assertThat(uri.render(spaces + " ", null)).isNull();
+        assertThat(uri.render(spaces, null).orElseThrow()).hasSize(250);
+        assertThat(uri.render(spaces + " ", null)).isEmpty();
 
         String accented = "/" + "é".repeat(124) + "a";
-        assertThat(uri.render(accented, null).getBytes(StandardCharsets.UTF_8)).hasSize(250);
-        assertThat(uri.render(accented + "a", null)).isNull();
+        assertThat(uri.render(accented, null).orElseThrow().getBytes(StandardCharsets.UTF_8)).hasSize(250);
+        assertThat(uri.render(accented + "a", null)).isEmpty();
     }
 
     @Test
@@ -101,8 +102,8 @@ class CacheKeyTemplateTests {
         headers.add("Accept-Language", "en-GB");
 
         assertThat(byLanguage.headerNames()).containsExactly("accept-language");
-        assertThat(byLanguage.render("/a", null, headers)).isEqualTo("/a|en-GB");
-        assertThat(byLanguage.render("/a", null, new HttpHeaders())).isEqualTo("/a|");
+        assertThat(byLanguage.render("/a", null, headers)).contains("/a|en-GB");
+        assertThat(byLanguage.render("/a", null, new HttpHeaders())).contains("/a|");
     }
 
     @Test
@@ -114,7 +115,7 @@ class CacheKeyTemplateTests {
         headers.add("Cookie", "c=1");
         headers.add("Cookie", "d=2");
 
-        assertThat(template.render("/p", null, headers)).isEqualTo("/p%20a,%20b%0D%0A%20c=1;%20d=2");
+        assertThat(template.render("/p", null, headers)).contains("/p%20a,%20b%0D%0A%20c=1;%20d=2");
     }
 
     @Test

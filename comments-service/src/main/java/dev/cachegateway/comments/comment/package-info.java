@@ -1,0 +1,4 @@
+@NullMarked
+package dev.cachegateway.comments.comment;
+
+import org.jspecify.annotations.NullMarked;

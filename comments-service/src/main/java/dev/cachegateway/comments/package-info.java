@@ -1,0 +1,4 @@
+@NullMarked
+package dev.cachegateway.comments;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,4 @@
+@NullMarked
+package dev.cachegateway.gateway.backend;
+
+import org.jspecify.annotations.NullMarked;

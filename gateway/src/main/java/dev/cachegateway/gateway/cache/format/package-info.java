@@ -1,0 +1,4 @@
+@NullMarked
+package dev.cachegateway.gateway.cache.format;
+
+import org.jspecify.annotations.NullMarked;

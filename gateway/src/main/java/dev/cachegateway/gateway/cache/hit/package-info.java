@@ -1,0 +1,4 @@
+@NullMarked
+package dev.cachegateway.gateway.cache.hit;
+
+import org.jspecify.annotations.NullMarked;

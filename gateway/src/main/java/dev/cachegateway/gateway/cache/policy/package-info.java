@@ -1,0 +1,4 @@
+@NullMarked
+package dev.cachegateway.gateway.cache.policy;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,4 @@
+@NullMarked
+package dev.cachegateway.gateway.logging;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,4 @@
+@NullMarked
+package dev.cachegateway.gateway.memcached.health;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,87 @@
+package dev.cachegateway.gateway.memcached.operation;
+
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Future;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+
+import io.netty.util.Timeout;
+import net.spy.memcached.internal.GetFuture;
+import net.spy.memcached.internal.OperationFuture;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.MonoSink;
+
+/**
+ * spymemcached's futures as {@link Mono}s, the one bridge between them. A future is followed through its completion
+ * listener, never a blocking {@code get()}, and a deadline fails an operation that takes too long, since
+ * spymemcached's futures never time out unless somebody blocks on them. The completion goes back to the thread that
+ * started the operation ({@link CompletionThreads}).
+ */
+public final class FutureBridge {
+
+    private final OperationDeadlines deadlines;
+
+    private final CompletionThreads completions;
+
+    public FutureBridge(OperationDeadlines deadlines, CompletionThreads completions) {
+        this.deadlines = deadlines;
+        this.completions = completions;
+    }
+
+    /** A lookup, started on subscription. */
+    public <T> Mono<T> get(Supplier<GetFuture<T>> start) {
+        return bridge(() -> {
+            GetFuture<T> future = start.get();
+            return new Started<>(future, done -> future.addListener(completed -> done.run()));
+        });
+    }
+
+    /** Any other operation, started on subscription. */
+    public <T> Mono<T> operation(Supplier<OperationFuture<T>> start) {
+        return bridge(() -> {
+            OperationFuture<T> future = start.get();
+            return new Started<>(future, done -> future.addListener(completed -> done.run()));
+        });
+    }
+
+    // GetFuture and OperationFuture share no listener type, so each says how to be told it is done.
+    private record Started<T>(Future<T> future, Consumer<Runnable> whenDone) {
+    }
+
+    private <T> Mono<T> bridge(Supplier<Started<T>> start) {
+        return Mono.create(sink -> {
+            Executor caller = completions.ofCaller();
+            Started<T> started = start.get();
+            Future<T> future = started.future();
+            // The deadline, the completion and a cancelling subscriber race: the sink keeps the first signal and
+            // drops the others, and an operation cancelled first completes as cancelled, which complete() ignores.
+            Timeout deadline = deadlines.arm(timeout -> caller.execute(() -> sink.error(timeout)));
+            sink.onDispose(() -> {
+                deadline.cancel();
+                if (!future.isDone()) {
+                    future.cancel(false);
+                }
+            });
+            started.whenDone().accept(() -> caller.execute(() -> complete(sink, future)));
+        });
+    }
+
+    // Runs once the future is done, so get() returns at once; it only unwraps the outcome.
+    private static <T> void complete(MonoSink<T> sink, Future<T> done) {
+        if (done.isCancelled()) {
+            // Only this class cancels, once the sink is done with: nobody is left to tell.
+            return;
+        }
+        try {
+            sink.success(done.get());
+        }
+        catch (ExecutionException ex) {
+            sink.error(ex.getCause() != null ? ex.getCause() : ex);
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            sink.error(ex);
+        }
+    }
+}

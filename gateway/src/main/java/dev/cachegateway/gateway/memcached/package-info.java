@@ -1,0 +1,4 @@
+@NullMarked
+package dev.cachegateway.gateway.memcached;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,4 @@
+@NullMarked
+package dev.cachegateway.gateway.memcached.pool;
+
+import org.jspecify.annotations.NullMarked;

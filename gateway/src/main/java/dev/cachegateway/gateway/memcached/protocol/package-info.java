@@ -1,0 +1,4 @@
+@NullMarked
+package dev.cachegateway.gateway.memcached.protocol;
+
+import org.jspecify.annotations.NullMarked;

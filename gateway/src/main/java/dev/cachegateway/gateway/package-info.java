@@ -1,0 +1,4 @@
+@NullMarked
+package dev.cachegateway.gateway;
+
+import org.jspecify.annotations.NullMarked;

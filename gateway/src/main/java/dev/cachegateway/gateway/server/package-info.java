@@ -1,0 +1,4 @@
+@NullMarked
+package dev.cachegateway.gateway.server;
+
+import org.jspecify.annotations.NullMarked;
