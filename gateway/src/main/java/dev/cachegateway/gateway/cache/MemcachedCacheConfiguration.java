@@ -10,6 +10,8 @@ import dev.cachegateway.gateway.cache.outcome.CacheMetrics;
 import dev.cachegateway.gateway.memcached.ReactiveMemcached;
 import io.micrometer.core.instrument.MeterRegistry;
 
+import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.cloud.gateway.config.GatewayProperties;
 import org.springframework.cloud.gateway.route.RouteLocator;
 import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
@@ -59,6 +61,12 @@ class MemcachedCacheConfiguration {
             ItemLookup items, ResponseStore store, InFlightRequests inFlight, ReplicaLocks replicas,
             CacheMetrics metrics) {
         return new MemcachedCacheGatewayFilterFactory(defaults, items, store, inFlight, replicas, metrics);
+    }
+
+    @Bean
+    SmartInitializingSingleton memcachedCacheRouteArgumentsCheck(MemcachedCacheGatewayFilterFactory factory,
+            GatewayProperties gateway) {
+        return () -> new RouteArgumentsCheck(factory).check(gateway);
     }
 
     @Bean

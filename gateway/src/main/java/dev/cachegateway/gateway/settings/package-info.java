@@ -1,0 +1,4 @@
+@NullMarked
+package dev.cachegateway.gateway.settings;
+
+import org.jspecify.annotations.NullMarked;
