@@ -24,9 +24,13 @@ published the gateway on, and `docker compose` standing for the checker's own co
 `exec -T` since no terminal is attached. Commands follow each other after a pause of 0.3 s, the least a reader
 takes, so that a miss's store (which starts once the answer is written) is done before the next request.
 
-Each file starts from an empty memcached with every breaker closed: memcached is started if an example stopped it,
-the gateway's health must show every node connected and CLOSED, and then memcached is flushed (flush_all). Within
-a file, examples share state in their order, so a MISS then a HIT is deterministic.
+The examples' commands need what a reader's machine has: bash, curl and jq, besides Docker. The checker prints
+every command with what it printed, so that a CI log shows the examples' real output.
+
+Each example starts from the same state, whatever the one before it did: comments-service and memcached are started
+if an example stopped them, the gateway must answer a /no_cache path with 200 and show every memcached node connected
+with its breaker CLOSED, and then memcached is flushed (flush_all). Within an example, commands share state in their
+order, so a MISS then a HIT is deterministic; an example never depends on another.
 """
 
 import difflib
@@ -191,9 +195,11 @@ def self_test():
     assert matches(["x.y"], ["x.y"]) and not matches(["x.y"], ["xzy"])
 
 
-def shell(command, env, capture=True):
-    return subprocess.run(["bash", "-c", PRELUDE + command], env=env, stdout=subprocess.PIPE if capture else None,
-                          stderr=None, timeout=COMMAND_TIMEOUT_SECONDS, check=False)
+def shell(command, env):
+    """Runs a command as an example's command runs, on the port the gateway is published on; returns its stdout."""
+    command = command.replace(PUBLISHED, f"localhost:{env.get('GATEWAY_PORT', '8080')}")
+    return subprocess.run(["bash", "-c", PRELUDE + command], env=env, stdout=subprocess.PIPE, stderr=None,
+                          timeout=COMMAND_TIMEOUT_SECONDS, check=False)
 
 
 def output_lines(data):
@@ -204,17 +210,18 @@ def output_lines(data):
 
 
 def reset(env):
-    """An empty memcached, connected to the gateway with every breaker closed."""
-    shell("docker compose start memcached >/dev/null 2>&1", env)
+    """Both services up, an empty memcached, connected to the gateway with every breaker closed."""
+    shell("docker compose start comments-service memcached >/dev/null 2>&1", env)
     health = 'docker compose exec gateway curl -s localhost:8081/actuator/health/memcached'
-    deadline = time.monotonic() + 60
+    backend = f"curl -s -o /dev/null -w '%{{http_code}}' {PUBLISHED}/api/v1/comments/1/no_cache"
+    deadline = time.monotonic() + 120
     while True:
         state = shell(health, env).stdout.decode("utf-8", "replace")
         if '"status":"UP"' in state and '"connected":false' not in state and '"circuitBreaker":"OPEN"' not in state \
-                and '"circuitBreaker":"HALF_OPEN"' not in state:
+                and '"circuitBreaker":"HALF_OPEN"' not in state and shell(backend, env).stdout == b"200":
             break
         if time.monotonic() > deadline:
-            raise SystemExit(f"doc-examples: memcached is not back under the gateway within 60 s: {state}")
+            raise SystemExit(f"doc-examples: the stack is not back to its start within 120 s: {state}")
         # Requests are the breaker's trial operations; their items go with the flush below.
         shell(f"curl -s -o /dev/null {PUBLISHED}/api/v1/comments/doc-examples-warm-up", env)
         time.sleep(1)
@@ -225,26 +232,23 @@ def reset(env):
 
 
 def run(root, examples):
-    port = os.environ.get("GATEWAY_PORT", "8080")
     env = dict(os.environ)
     if "DOC_EXAMPLES_COMPOSE" not in env:
         raise SystemExit("doc-examples: DOC_EXAMPLES_COMPOSE is not set; run e2e/doc-examples.sh")
     failures, ran, commands, skipped = [], 0, 0, 0
-    current = None
     for example in examples:
         if example.skip_reason is not None:
             skipped += 1
             print(f"doc-examples: {example.name()}: not run ({example.skip_reason})")
             continue
-        if example.path != current:
-            current = example.path
-            reset(env)
+        reset(env)
         ran += 1
         print(f"doc-examples: {example.name()}")
         for command in example.commands:
-            text = command.text.replace(PUBLISHED, f"localhost:{port}")
             print(f"  $ {command.text}")
-            actual = output_lines(shell(text, env).stdout)
+            actual = output_lines(shell(command.text, env).stdout)
+            for line in actual:
+                print(f"    {line}")
             commands += 1
             if not matches(command.expected, actual):
                 diff = "\n".join(difflib.unified_diff(command.expected, actual, "shown", "printed", lineterm=""))
