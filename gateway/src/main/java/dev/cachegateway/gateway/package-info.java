@@ -1,3 +1,7 @@
+/**
+ * A Spring Cloud Gateway that answers from memcached and falls back to the backend, as nginx's {@code memcached_pass}
+ * does.
+ */
 @NullMarked
 package dev.cachegateway.gateway;
 

@@ -1,3 +1,6 @@
+/**
+ * The comments and their endpoints.
+ */
 @NullMarked
 package dev.cachegateway.comments.comment;
 

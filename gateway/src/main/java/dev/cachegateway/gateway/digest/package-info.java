@@ -1,3 +1,6 @@
+/**
+ * Digests the gateway computes for identity, never for security.
+ */
 @NullMarked
 package dev.cachegateway.gateway.digest;
 

@@ -1,3 +1,6 @@
+/**
+ * The gateway's own HTTP server, before any route.
+ */
 @NullMarked
 package dev.cachegateway.gateway.server;
 

@@ -1,3 +1,6 @@
+/**
+ * Checks of the gateway's settings at startup, so that a misspelt one is an error rather than a default.
+ */
 @NullMarked
 package dev.cachegateway.gateway.settings;
 

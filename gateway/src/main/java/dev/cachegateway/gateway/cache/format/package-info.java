@@ -1,3 +1,6 @@
+/**
+ * Item formats: how a memcached item becomes a response. {@code body} is nginx's: the item is the body.
+ */
 @NullMarked
 package dev.cachegateway.gateway.cache.format;
 

@@ -1,3 +1,6 @@
+/**
+ * memcached in the actuator's health.
+ */
 @NullMarked
 package dev.cachegateway.gateway.memcached.health;
 
