@@ -25,24 +25,24 @@ pids=()
 log() { printf 'cache-tests: %s\n' "$*" >&2; }
 
 cleanup() {
-  local rc=$?
-  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-  wait 2>/dev/null || true
-  if [ "$rc" -ne 0 ]; then tail -n 30 "$work"/*.log "$work"/nginx/logs/error.log 2>/dev/null || true; fi
-  rm -rf "$work"
-  exit "$rc"
+    local rc=$?
+    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+    wait 2>/dev/null || true
+    if [ "$rc" -ne 0 ]; then tail -n 30 "$work"/*.log "$work"/nginx/logs/error.log 2>/dev/null || true; fi
+    rm -rf "$work"
+    exit "$rc"
 }
 trap cleanup EXIT INT TERM
 # shellcheck source=scripts/common.sh
 source scripts/common.sh
 
 start_nginx() {
-  local prefix="$work/nginx"
-  mkdir -p "$prefix/logs" "$prefix/cache/tmp"
-  # The workers run as nobody and write the cache.
-  chmod 755 "$work" "$prefix" && chown -R nobody "$prefix/cache"
-  # The suite's docker/nginx/nginx.conf, with paths of its own and on loopback.
-  cat >"$prefix/nginx.conf" <<EOF
+    local prefix="$work/nginx"
+    mkdir -p "$prefix/logs" "$prefix/cache/tmp"
+    # The workers run as nobody and write the cache.
+    chmod 755 "$work" "$prefix" && chown -R nobody "$prefix/cache"
+    # The suite's docker/nginx/nginx.conf, with paths of its own and on loopback.
+    cat >"$prefix/nginx.conf" <<EOF
 user nobody nogroup;
 worker_processes 1;
 error_log logs/error.log;
@@ -64,15 +64,15 @@ http {
     }
 }
 EOF
-  nginx -p "$prefix/" -c "$prefix/nginx.conf" -g 'daemon off;' >"$work/nginx.log" 2>&1 &
-  pids+=($!)
-  await "http://127.0.0.1:$nginx_port/" 10
+    nginx -p "$prefix/" -c "$prefix/nginx.conf" -g 'daemon off;' >"$work/nginx.log" 2>&1 &
+    pids+=($!)
+    await "http://127.0.0.1:$nginx_port/" 10
 }
 
 # Prints, for one cache, how many tests passed (a result of true, as the suite's JSON has it) and how many of the
 # required ones did, counted alone (as the suite's CLI judges one test) and with the suite's dependencies honoured.
 summarise() { # name results.json
-  (cd "$suite" && node --no-warnings --input-type=module - "$1" "$2") <<'EOF'
+    (cd "$suite" && node --no-warnings --input-type=module - "$1" "$2") <<'EOF'
 import fs from 'fs'
 import { pathToFileURL } from 'url'
 const [name, file] = process.argv.slice(2)
@@ -98,8 +98,8 @@ EOF
 }
 
 run_suite() { # name base-url
-  log "running the suite against $1"
-  (cd "$suite" && npm run --silent cli --base="$2") >"$results/$1.json"
+    log "running the suite against $1"
+    (cd "$suite" && npm run --silent cli --base="$2") >"$results/$1.json"
 }
 
 need memcached memcached || { log "memcached is missing (Debian package memcached)"; exit 1; }
@@ -107,8 +107,8 @@ need curl curl || { log "curl is missing"; exit 1; }
 [ -d "$suite/node_modules" ] || { log "run npm install in $suite first"; exit 1; }
 jar=${GATEWAY_JAR:-}
 if [ -z "$jar" ]; then
-  ls gateway/target/gateway-*.jar >/dev/null 2>&1 || ./mvnw -B -q -pl gateway package -DskipTests
-  jar=$(ls gateway/target/gateway-*.jar | grep -v '\.original$' | head -n 1)
+    ls gateway/target/gateway-*.jar >/dev/null 2>&1 || ./mvnw -B -q -pl gateway package -DskipTests
+    jar=$(ls gateway/target/gateway-*.jar | grep -v '\.original$' | head -n 1)
 fi
 
 (cd "$suite" && exec npm run --silent server --port="$origin_port" --pidfile="$work/origin.pid") >"$work/origin.log" 2>&1 &
@@ -118,28 +118,28 @@ pids+=($!)
 # One route for everything; the list replaces application.yml's routes.
 route=spring.cloud.gateway.server.webflux.routes[0]
 java -Xmx256m -jar "$jar" --server.port="$gateway_port" --server.address=127.0.0.1 \
-  --management.server.port="$management_port" --management.server.address=127.0.0.1 \
-  --memcached.servers="127.0.0.1:$memcached_port" \
-  --"$route.id=cache-tests" --"$route.uri=http://127.0.0.1:$origin_port" --"$route.predicates[0]=Path=/**" \
-  --"$route.filters[0].name=MemcachedCache" --"$route.filters[0].args.key-template=\$uri\$is_args\$args" \
-  --"$route.filters[0].args.content-type=text/plain" >"$work/gateway.log" 2>&1 &
+    --management.server.port="$management_port" --management.server.address=127.0.0.1 \
+    --memcached.servers="127.0.0.1:$memcached_port" \
+    --"$route.id=cache-tests" --"$route.uri=http://127.0.0.1:$origin_port" --"$route.predicates[0]=Path=/**" \
+    --"$route.filters[0].name=MemcachedCache" --"$route.filters[0].args.key-template=\$uri\$is_args\$args" \
+    --"$route.filters[0].args.content-type=text/plain" >"$work/gateway.log" 2>&1 &
 pids+=($!)
 await "http://127.0.0.1:$origin_port/" 30
 await "http://127.0.0.1:$management_port/actuator/health" 90
 
 run_suite gateway "http://127.0.0.1:$gateway_port"
 if need nginx nginx; then
-  start_nginx
-  run_suite nginx "http://127.0.0.1:$nginx_port"
+    start_nginx
+    run_suite nginx "http://127.0.0.1:$nginx_port"
 else
-  log "nginx is not available: its column is left out"
+    log "nginx is not available: its column is left out"
 fi
 
 summarise gateway "$results/gateway.json"
 [ -f "$results/nginx.json" ] && summarise nginx "$results/nginx.json"
 if grep -q 'java.lang\|Exception' "$work/gateway.log"; then
-  log "the gateway logged exceptions:"
-  grep -c 'Exception' "$work/gateway.log" >&2 || true
+    log "the gateway logged exceptions:"
+    grep -c 'Exception' "$work/gateway.log" >&2 || true
 fi
 cp "$work/gateway.log" "$results/gateway.log"
 log "results in $results"

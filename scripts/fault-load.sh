@@ -26,8 +26,8 @@ cleanup() { finish $? "$work" "${pids[@]}" ${memcached_pid:-}; }
 trap cleanup EXIT INT TERM
 
 start_memcached() {
-  memcached -u nobody -l 127.0.0.1 -p "$memcached_port" -m 64 >"$work/memcached.log" 2>&1 &
-  memcached_pid=$!
+    memcached -u nobody -l 127.0.0.1 -p "$memcached_port" -m 64 >"$work/memcached.log" 2>&1 &
+    memcached_pid=$!
 }
 
 # A short timeout: it is read while memcached is down and wrk keeps the gateway busy.
@@ -36,15 +36,15 @@ path_x_cache() { x_cache "http://127.0.0.1:$gateway_port$path" 2; }
 need memcached memcached
 need wrk wrk
 ls comments-service/target/comments-service-*.jar gateway/target/gateway-*.jar >/dev/null 2>&1 \
-  || ./mvnw -B -q package -DskipTests
+    || ./mvnw -B -q package -DskipTests
 
 start_memcached
 java -jar comments-service/target/comments-service-*.jar --server.port="$comments_port" \
-  --comments.max-age=3600s >"$work/comments.log" 2>&1 &
+    --comments.max-age=3600s >"$work/comments.log" 2>&1 &
 pids+=($!)
 java -jar gateway/target/gateway-*.jar --server.port="$gateway_port" \
-  --management.server.port="$management_port" --memcached.servers="127.0.0.1:$memcached_port" \
-  --comments-service.uri="http://127.0.0.1:$comments_port" >"$work/gateway.log" 2>&1 &
+    --management.server.port="$management_port" --memcached.servers="127.0.0.1:$memcached_port" \
+    --comments-service.uri="http://127.0.0.1:$comments_port" >"$work/gateway.log" 2>&1 &
 pids+=($!)
 await "http://127.0.0.1:$comments_port/actuator/health" 90
 await "http://127.0.0.1:$management_port/actuator/health" 90
@@ -65,11 +65,11 @@ restarted=$(date +%s.%N)
 log "20 s: memcached started again, empty"
 recovery=none
 while kill -0 "$wrk_pid" 2>/dev/null; do
-  if [ "$(path_x_cache)" = HIT ]; then
-    recovery=$(echo "$(date +%s.%N) - $restarted" | bc)
-    break
-  fi
-  sleep 0.05
+    if [ "$(path_x_cache)" = HIT ]; then
+        recovery=$(echo "$(date +%s.%N) - $restarted" | bc)
+        break
+    fi
+    sleep 0.05
 done
 wait "$wrk_pid"
 
@@ -82,7 +82,7 @@ echo
 echo "| requests | non-2xx | socket errors | p50 | p99 | HITs again after memcached's return |"
 echo "|---|---|---|---|---|---|"
 printf '| %s | %s | %s | %s | %s | %s |\n' "$requests" "${non2xx:-0}" "${socket_errors:-none}" "$p50" "$p99" \
-  "$([ "$recovery" = none ] && echo 'not within the run' || printf '%.2f s' "$recovery")"
+    "$([ "$recovery" = none ] && echo 'not within the run' || printf '%.2f s' "$recovery")"
 echo
 echo "Circuit breaker, from the gateway's log:"
 grep -o 'memcached [^ ]* circuit breaker .*' "$work/gateway.log" || echo "  (no transition)"
