@@ -18,6 +18,7 @@ for i in $(seq 1 30); do paths+=("/api/v1/comments/$i"); done
 
 # The paths whose items a node holds, asked of memcached inside its container (the image has bash, not nc).
 keys_on() { # service
+    # shellcheck disable=SC2016 # the script is expanded by the container's bash, with the keys as its arguments
     "${compose[@]}" exec -T "$1" bash -c '
         exec 3<>/dev/tcp/127.0.0.1/11211
         for key in "$@"; do
@@ -74,7 +75,9 @@ holder=$(docker run -d --rm --network "$network" memcached:1.6)
 cleanup_hooks+=("docker rm -f $holder >/dev/null 2>&1")
 "${compose[@]}" up -d --no-deps memcached-2
 new_ip=$(ip_of memcached-2)
-[ -n "$old_ip" ] && [ -n "$new_ip" ] && [ "$new_ip" != "$old_ip" ] || fail "memcached-2 came back at $new_ip, was $old_ip"
+if [ -z "$old_ip" ] || [ -z "$new_ip" ] || [ "$new_ip" = "$old_ip" ]; then
+    fail "memcached-2 came back at $new_ip, was $old_ip"
+fi
 echo "  memcached-2 was at $old_ip, is now at $new_ip"
 gateway_started=$(docker inspect -f '{{.State.StartedAt}}' "$("${compose[@]}" ps -q gateway)")
 recreated=$SECONDS
