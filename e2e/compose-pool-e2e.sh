@@ -70,7 +70,8 @@ echo "  health: UP with one node stopped"
 step "memcached-2 recreated on a new address: HITs again within 15 s, no gateway restart"
 "${compose[@]}" rm -sf memcached-2 >/dev/null
 # A container that takes the next free address, so that the new memcached-2 cannot get its old one back.
-network=$(docker inspect -f '{{range $name, $_ := .NetworkSettings.Networks}}{{$name}}{{end}}' "$("${compose[@]}" ps -q gateway)")
+network=$(docker inspect -f '{{range $name, $_ := .NetworkSettings.Networks}}{{$name}}{{end}}' \
+    "$("${compose[@]}" ps -q gateway)")
 holder=$(docker run -d --rm --network "$network" memcached:1.6)
 cleanup_hooks+=("docker rm -f $holder >/dev/null 2>&1")
 "${compose[@]}" up -d --no-deps memcached-2

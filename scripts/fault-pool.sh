@@ -25,13 +25,16 @@ trap cleanup EXIT INT TERM
 
 hit_share() {
     local i hits=0
-    for i in $(seq 1 300); do [ "$(x_cache "http://127.0.0.1:$gateway_port/api/v1/comments/$i")" = HIT ] && hits=$((hits + 1)); done
+    for i in $(seq 1 300); do
+        if [ "$(x_cache "http://127.0.0.1:$gateway_port/api/v1/comments/$i")" = HIT ]; then hits=$((hits + 1)); fi
+    done
     echo "$hits"
 }
 
 # wrk for one phase; the phase's events run in the background while it measures.
 phase() { # name
-    wrk -t2 -c50 -d"${phase_seconds}s" --latency -s "$work/paths.lua" "http://127.0.0.1:$gateway_port" >"$work/$1.txt" 2>&1
+    wrk -t2 -c50 -d"${phase_seconds}s" --latency -s "$work/paths.lua" "http://127.0.0.1:$gateway_port" \
+        >"$work/$1.txt" 2>&1
     local non2xx p99 requests errors
     requests=$(wrk_field "$work/$1.txt" requests)
     non2xx=$(wrk_field "$work/$1.txt" non-2xx)
