@@ -86,6 +86,8 @@ phase "one hung for 6 s"
 wait "$hang"
 log "phase 3: the server on ${ports[2]} killed (SIGKILL) at the start"
 kill -9 "${memcached_pid[${ports[2]}]}"
+# Reaped here, so that bash does not report the kill in the middle of the results.
+wait "${memcached_pid[${ports[2]}]}" 2>/dev/null || true
 phase "one killed"
 hits=$(hit_share)
 
