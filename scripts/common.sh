@@ -33,7 +33,7 @@ apt_install() {
     local policy=/usr/sbin/policy-rc.d created=false output status=0
     if [ ! -e "$policy" ]; then printf '#!/bin/sh\nexit 101\n' >"$policy" && chmod +x "$policy" && created=true; fi
     output=$(mktemp)
-    # Someone else's apt-get may hold the lock for a while on a shared machine.
+    # Another apt-get (unattended upgrades, say) may hold the lock for a while.
     local install=(apt-get -o DPkg::Lock::Timeout=300 install -y -qq)
     { DEBIAN_FRONTEND=noninteractive "${install[@]}" "$@" ||
         { apt-get update -qq && DEBIAN_FRONTEND=noninteractive "${install[@]}" "$@"; }; } >"$output" 2>&1 || status=$?
