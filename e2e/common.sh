@@ -1,83 +1,93 @@
-# Shared by the end-to-end scripts: the compose command, the expected bodies, and GET helpers that fail the run
-# with a message. The caller sets $project and $compose_files before sourcing it, from the project's root.
+# What the compose end-to-end scripts share on top of scripts/common.sh: the compose command, the expected bodies,
+# and GET helpers that fail the run with a message. The caller sets $project and $compose_files before sourcing it.
 # shellcheck shell=bash
+
+log_prefix=e2e
+# shellcheck source=scripts/common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../scripts/common.sh"
 
 export GATEWAY_PORT=${E2E_GATEWAY_PORT:-18080}
 base=http://localhost:$GATEWAY_PORT
 work=$(mktemp -d)
 if docker compose version >/dev/null 2>&1; then
-  compose=(docker compose -p "$project" "${compose_files[@]}")
+    compose=(docker compose -p "$project" "${compose_files[@]}")
 else
-  compose=(docker-compose -p "$project" "${compose_files[@]}")
+    compose=(docker-compose -p "$project" "${compose_files[@]}")
 fi
 
 comment='{"id":2,"user_id":"paul","body":"this is a test comment to see how this thing works."}'
 printf '%s' "$comment" >"$work/single.json"
-{ printf '['; for i in $(seq 25); do [ "$i" -gt 1 ] && printf ','; printf '%s' "$comment"; done; printf ']'; } >"$work/collection.json"
+{
+    printf '['
+    for i in $(seq 25); do
+        if [ "$i" -gt 1 ]; then printf ','; fi
+        printf '%s' "$comment"
+    done
+    printf ']'
+} >"$work/collection.json"
 
-step() { printf '\ne2e: %s\n' "$*"; }
-fail() { printf 'e2e: FAILED: %s\n' "$*" >&2; exit 1; }
+step() { printf '\n' >&2; log "$*"; }
 
 teardown() {
-  local rc=$?
-  if [ "$rc" -ne 0 ]; then
-    "${compose[@]}" ps || true
-    "${compose[@]}" logs --no-color --tail=150 || true
-  fi
-  "${compose[@]}" down -v --remove-orphans >/dev/null 2>&1 || true
-  for hook in "${cleanup_hooks[@]}"; do eval "$hook" || true; done
-  rm -rf "$work"
-  [ "$rc" -eq 0 ] && printf '\ne2e: all steps passed\n'
-  exit "$rc"
+    local status=$? hook
+    if [ "$status" -ne 0 ]; then
+        "${compose[@]}" ps || true
+        "${compose[@]}" logs --no-color --tail=150 || true
+    fi
+    "${compose[@]}" down -v --remove-orphans >/dev/null 2>&1 || true
+    for hook in "${cleanup_hooks[@]}"; do eval "$hook" || true; done
+    rm -rf "$work"
+    if [ "$status" -eq 0 ]; then step "all steps passed"; fi
+    exit "$status"
 }
 cleanup_hooks=()
 trap teardown EXIT
 
 # GET $1; leaves the status in $status, the X-Cache value in $cache and the body in $work/body.
 get() {
-  status=$(curl -s --max-time 10 -o "$work/body" -D "$work/headers" -w '%{http_code}' "$base$1") || status=000
-  cache=$(tr -d '\r' <"$work/headers" | awk -F': ' 'tolower($1) == "x-cache" {print $2}')
+    status=$(curl -s --max-time 10 -o "$work/body" -D "$work/headers" -w '%{http_code}' "$base$1") || status=000
+    cache=$(header x-cache <"$work/headers")
 }
 
 expect() { # path status x-cache [expected-body-file]
-  get "$1"
-  [ "$status" = "$2" ] || fail "GET $1: status $status, expected $2"
-  [ "$cache" = "$3" ] || fail "GET $1: X-Cache '$cache', expected '$3'"
-  if [ $# -ge 4 ]; then cmp -s "$work/body" "$4" || fail "GET $1: the body differs from $4"; fi
-  echo "  GET $1 -> $status, X-Cache: ${cache:-none}"
+    get "$1"
+    [ "$status" = "$2" ] || fail "GET $1: status $status, expected $2"
+    [ "$cache" = "$3" ] || fail "GET $1: X-Cache '$cache', expected '$3'"
+    if [ $# -ge 4 ]; then cmp -s "$work/body" "$4" || fail "GET $1: the body differs from $4"; fi
+    echo "  GET $1 -> $status, X-Cache: ${cache:-none}"
 }
 
 await_hit() { # path expected-body-file seconds
-  local deadline=$((SECONDS + $3))
-  while [ "$SECONDS" -lt "$deadline" ]; do
-    get "$1"
-    if [ "$cache" = HIT ]; then
-      cmp -s "$work/body" "$2" || fail "GET $1: the HIT's body differs from $2"
-      echo "  GET $1 -> $status, X-Cache: HIT after $((SECONDS - deadline + $3)) s"
-      return 0
-    fi
-    sleep 0.5
-  done
-  fail "GET $1: no HIT within $3 s (last: $status, X-Cache '$cache')"
+    local deadline=$((SECONDS + $3))
+    while [ "$SECONDS" -lt "$deadline" ]; do
+        get "$1"
+        if [ "$cache" = HIT ]; then
+            cmp -s "$work/body" "$2" || fail "GET $1: the HIT's body differs from $2"
+            echo "  GET $1 -> $status, X-Cache: HIT after $((SECONDS - deadline + $3)) s"
+            return 0
+        fi
+        sleep 0.5
+    done
+    fail "GET $1: no HIT within $3 s (last: $status, X-Cache '$cache')"
 }
 
 await_healthy() { # service seconds
-  local id deadline=$((SECONDS + $2))
-  id=$("${compose[@]}" ps -q "$1")
-  until [ "$(docker inspect -f '{{.State.Health.Status}}' "$id")" = healthy ]; do
-    [ "$SECONDS" -lt "$deadline" ] || fail "$1 not healthy within $2 s"
-    sleep 1
-  done
+    local id deadline=$((SECONDS + $2))
+    id=$("${compose[@]}" ps -q "$1")
+    until [ "$(docker inspect -f '{{.State.Health.Status}}' "$id")" = healthy ]; do
+        [ "$SECONDS" -lt "$deadline" ] || fail "$1 not healthy within $2 s"
+        sleep 1
+    done
 }
 
 build_and_start() {
-  step "building the jars if they are missing"
-  ls comments-service/target/comments-service-*.jar gateway/target/gateway-*.jar >/dev/null 2>&1 \
-    || ./mvnw -B -q package -DskipTests
+    # The images copy the jars from target/.
+    jar_of comments-service >/dev/null
+    jar_of gateway >/dev/null
 
-  step "starting the stack from a clean state (${compose[*]})"
-  "${compose[@]}" down -v --remove-orphans >/dev/null 2>&1 || true
-  "${compose[@]}" up -d --build
-  await_healthy gateway 180
-  "${compose[@]}" ps
+    step "starting the stack from a clean state (${compose[*]})"
+    "${compose[@]}" down -v --remove-orphans >/dev/null 2>&1 || true
+    "${compose[@]}" up -d --build
+    await_healthy gateway 180
+    "${compose[@]}" ps
 }

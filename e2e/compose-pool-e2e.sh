@@ -18,17 +18,18 @@ for i in $(seq 1 30); do paths+=("/api/v1/comments/$i"); done
 
 # The paths whose items a node holds, asked of memcached inside its container (the image has bash, not nc).
 keys_on() { # service
-  "${compose[@]}" exec -T "$1" bash -c '
-    exec 3<>/dev/tcp/127.0.0.1/11211
-    for key in "$@"; do
-      printf "get %s\r\n" "$key" >&3
-      read -r line <&3
-      if [[ $line == VALUE* ]]; then echo "$key"; read -r _ <&3; read -r _ <&3; fi
-    done' keys "${paths[@]}"
+    # shellcheck disable=SC2016 # the script is expanded by the container's bash, with the keys as its arguments
+    "${compose[@]}" exec -T "$1" bash -c '
+        exec 3<>/dev/tcp/127.0.0.1/11211
+        for key in "$@"; do
+            printf "get %s\r\n" "$key" >&3
+            read -r line <&3
+            if [[ $line == VALUE* ]]; then echo "$key"; read -r _ <&3; read -r _ <&3; fi
+        done' keys "${paths[@]}"
 }
 
 ip_of() { # service
-  docker inspect -f '{{range .NetworkSettings.Networks}}{{.IPAddress}}{{end}}' "$("${compose[@]}" ps -q "$1")"
+    docker inspect -f '{{range .NetworkSettings.Networks}}{{.IPAddress}}{{end}}' "$("${compose[@]}" ps -q "$1")"
 }
 
 health() { "${compose[@]}" exec -T gateway curl -s localhost:8081/actuator/health; }
@@ -40,11 +41,11 @@ for path in "${paths[@]}"; do expect "$path" 200 MISS "$work/single.json" >/dev/
 for path in "${paths[@]}"; do await_hit "$path" "$work/single.json" 5 >/dev/null; done
 declare -A node_of
 for node in "${nodes[@]}"; do
-  held=$(keys_on "$node" | tr -d '\r')
-  count=$(grep -c . <<<"$held" || true)
-  echo "  $node holds $count of ${#paths[@]}"
-  [ "$count" -gt 0 ] || fail "$node holds none of the keys"
-  for key in $held; do node_of[$key]=$node; done
+    held=$(keys_on "$node" | tr -d '\r')
+    count=$(grep -c . <<<"$held" || true)
+    echo "  $node holds $count of ${#paths[@]}"
+    [ "$count" -gt 0 ] || fail "$node holds none of the keys"
+    for key in $held; do node_of[$key]=$node; done
 done
 [ "${#node_of[@]}" -eq "${#paths[@]}" ] || fail "${#node_of[@]} of ${#paths[@]} keys found on the nodes"
 
@@ -53,14 +54,14 @@ old_ip=$(ip_of memcached-2)
 "${compose[@]}" stop memcached-2
 hits=0 others=0
 for path in "${paths[@]}"; do
-  get "$path"
-  [ "$status" = 200 ] || fail "GET $path with memcached-2 stopped: status $status"
-  cmp -s "$work/body" "$work/single.json" || fail "GET $path: the body differs"
-  if [ "${node_of[$path]}" != memcached-2 ]; then
-    others=$((others + 1))
-    [ "$cache" = HIT ] || fail "GET $path, held by ${node_of[$path]}: X-Cache '$cache', expected HIT"
-    hits=$((hits + 1))
-  fi
+    get "$path"
+    [ "$status" = 200 ] || fail "GET $path with memcached-2 stopped: status $status"
+    cmp -s "$work/body" "$work/single.json" || fail "GET $path: the body differs"
+    if [ "${node_of[$path]}" != memcached-2 ]; then
+        others=$((others + 1))
+        [ "$cache" = HIT ] || fail "GET $path, held by ${node_of[$path]}: X-Cache '$cache', expected HIT"
+        hits=$((hits + 1))
+    fi
 done
 echo "  ${#paths[@]} answers, all 200; $hits of the $others keys on the other nodes HIT"
 health | grep -q '"status":"UP"' || fail "health is not UP with two of three nodes: $(health)"
@@ -69,18 +70,21 @@ echo "  health: UP with one node stopped"
 step "memcached-2 recreated on a new address: HITs again within 15 s, no gateway restart"
 "${compose[@]}" rm -sf memcached-2 >/dev/null
 # A container that takes the next free address, so that the new memcached-2 cannot get its old one back.
-network=$(docker inspect -f '{{range $name, $_ := .NetworkSettings.Networks}}{{$name}}{{end}}' "$("${compose[@]}" ps -q gateway)")
+network=$(docker inspect -f '{{range $name, $_ := .NetworkSettings.Networks}}{{$name}}{{end}}' \
+    "$("${compose[@]}" ps -q gateway)")
 holder=$(docker run -d --rm --network "$network" memcached:1.6)
 cleanup_hooks+=("docker rm -f $holder >/dev/null 2>&1")
 "${compose[@]}" up -d --no-deps memcached-2
 new_ip=$(ip_of memcached-2)
-[ -n "$old_ip" ] && [ -n "$new_ip" ] && [ "$new_ip" != "$old_ip" ] || fail "memcached-2 came back at $new_ip, was $old_ip"
+if [ -z "$old_ip" ] || [ -z "$new_ip" ] || [ "$new_ip" = "$old_ip" ]; then
+    fail "memcached-2 came back at $new_ip, was $old_ip"
+fi
 echo "  memcached-2 was at $old_ip, is now at $new_ip"
 gateway_started=$(docker inspect -f '{{.State.StartedAt}}' "$("${compose[@]}" ps -q gateway)")
 recreated=$SECONDS
 for path in "${paths[@]}"; do
-  if [ "${node_of[$path]}" = memcached-2 ]; then await_hit "$path" "$work/single.json" 15; break; fi
+    if [ "${node_of[$path]}" = memcached-2 ]; then await_hit "$path" "$work/single.json" 15; break; fi
 done
 echo "  HITs on memcached-2 again $((SECONDS - recreated)) s after it was recreated"
 [ "$(docker inspect -f '{{.State.StartedAt}}' "$("${compose[@]}" ps -q gateway)")" = "$gateway_started" ] \
-  || fail "the gateway restarted"
+    || fail "the gateway restarted"

@@ -14,84 +14,69 @@ gateway_port=48080
 management_port=48081
 nginx_port=48090
 work=$(mktemp -d)
-pids=()
-
-log() { printf 'nginx-ring: %s\n' "$*"; }
-fail() { printf 'nginx-ring: FAILED: %s\n' "$*" >&2; exit 1; }
 
 # shellcheck source=scripts/common.sh
 source scripts/common.sh
 
 cleanup() {
-  local rc=$?
-  [ -f "$work/nginx.pid" ] && kill "$(cat "$work/nginx.pid")" 2>/dev/null || true
-  # shellcheck disable=SC2086 # no gateway yet: no argument
-  finish "$rc" "$work" "${pids[@]}" ${gateway_pid:-}
+    local status=$?
+    if [ -f "$work/nginx.pid" ]; then kill "$(cat "$work/nginx.pid")" 2>/dev/null || true; fi
+    finish "$status" "$work" "${pids[@]}"
 }
 trap cleanup EXIT INT TERM
 
 start_gateway() { # ring
-  # Placement, not speed, is under test: a loaded CI machine must not turn a slow store into a missing item.
-  java -Xmx128m -jar gateway/target/gateway-*.jar --server.port="$gateway_port" \
-    --management.server.port="$management_port" --memcached.ring="$1" \
-    --memcached.operation-timeout=1s \
-    --memcached.servers="127.0.0.1:${ports[0]},127.0.0.1:${ports[1]},127.0.0.1:${ports[2]}" \
-    --comments-service.uri="http://127.0.0.1:$comments_port" >"$work/gateway-$1.log" 2>&1 &
-  gateway_pid=$!
-  await "http://127.0.0.1:$management_port/actuator/health" 90
+    # Placement, not speed, is under test: a loaded CI machine must not turn a slow store into a missing item.
+    spawn "$work/gateway-$1.log" java -Xmx128m -jar "$gateway_jar" --server.port="$gateway_port" \
+        --management.server.port="$management_port" --memcached.ring="$1" \
+        --memcached.operation-timeout=1s \
+        --memcached.servers="127.0.0.1:${ports[0]},127.0.0.1:${ports[1]},127.0.0.1:${ports[2]}" \
+        --comments-service.uri="http://127.0.0.1:$comments_port"
+    gateway_pid=$spawned
+    await "http://127.0.0.1:$management_port/actuator/health" 90 "$gateway_pid" "$work/gateway-$1.log"
 }
 
-stop_gateway() { kill "$gateway_pid"; wait "$gateway_pid" 2>/dev/null || true; gateway_pid=; }
+stop_gateway() { stop_all "$gateway_pid"; }
 
 flush_all() {
-  for port in "${ports[@]}"; do
-    exec 3<>"/dev/tcp/127.0.0.1/$port"; printf 'flush_all\r\n' >&3; read -r _ <&3; exec 3>&-
-  done
+    local port
+    for port in "${ports[@]}"; do memcached_ask "$port" flush_all >/dev/null; done
 }
 
 # Stores $1..$2 through the gateway, then asks nginx for each; prints how many nginx served with the same bytes.
 served_by_nginx() { # first last
-  local i path served=0
-  for i in $(seq "$1" "$2"); do curl -fs -o /dev/null "http://127.0.0.1:$gateway_port/api/v1/comments/$i"; done
-  for i in $(seq "$1" "$2"); do
-    path=/api/v1/comments/$i
-    for _ in $(seq 100); do [ "$(x_cache "http://127.0.0.1:$gateway_port$path")" = HIT ] && break; sleep 0.2; done
-    [ "$(x_cache "http://127.0.0.1:$gateway_port$path")" = HIT ] || fail "$path was not stored by the gateway"
-  done
-  for i in $(seq "$1" "$2"); do
-    path=/api/v1/comments/$i
-    if curl -fs -o "$work/nginx.body" "http://127.0.0.1:$nginx_port$path" \
-      && cmp -s "$work/nginx.body" <(curl -s "http://127.0.0.1:$gateway_port$path"); then
-      served=$((served + 1))
-    fi
-  done
-  echo "$served"
+    local i path served=0
+    for i in $(seq "$1" "$2"); do curl -fs -o /dev/null "http://127.0.0.1:$gateway_port/api/v1/comments/$i"; done
+    for i in $(seq "$1" "$2"); do
+        path=/api/v1/comments/$i
+        await_x_cache "http://127.0.0.1:$gateway_port$path" HIT 20 || fail "$path was not stored by the gateway"
+    done
+    for i in $(seq "$1" "$2"); do
+        path=/api/v1/comments/$i
+        if curl -fs -o "$work/nginx.body" "http://127.0.0.1:$nginx_port$path" \
+            && cmp -s "$work/nginx.body" <(curl -s "http://127.0.0.1:$gateway_port$path"); then
+            served=$((served + 1))
+        fi
+    done
+    echo "$served"
 }
 
 items_per_server() {
-  local port line counts=()
-  for port in "${ports[@]}"; do
-    exec 3<>"/dev/tcp/127.0.0.1/$port"; printf 'stats\r\nquit\r\n' >&3
-    line=$(tr -d '\r' <&3 | awk '$2 == "curr_items" {print $3}'); exec 3>&-
-    counts+=("$line")
-  done
-  echo "${counts[*]}"
+    local port counts=()
+    for port in "${ports[@]}"; do counts+=("$(memcached_stat "$port" curr_items)"); done
+    echo "${counts[*]}"
 }
 
 need curl curl
 need memcached memcached
 need nginx nginx
-ls comments-service/target/comments-service-*.jar gateway/target/gateway-*.jar >/dev/null 2>&1 \
-  || ./mvnw -B -q package -DskipTests
+comments_jar=$(jar_of comments-service)
+gateway_jar=$(jar_of gateway)
 
-for port in "${ports[@]}"; do
-  memcached -u nobody -l 127.0.0.1 -p "$port" -m 16 >"$work/memcached-$port.log" 2>&1 &
-  pids+=($!)
-done
+for port in "${ports[@]}"; do start_memcached "$port" 16 "$work/memcached-$port.log"; done
 # Items live an hour, so none expires while a slow machine works through the paths.
-java -Xmx96m -jar comments-service/target/comments-service-*.jar --server.port="$comments_port" \
-  --comments.max-age=3600s >"$work/comments.log" 2>&1 &
-pids+=($!)
+spawn "$work/comments.log" java -Xmx96m -jar "$comments_jar" --server.port="$comments_port" --comments.max-age=3600s
+comments_pid=$spawned
 
 mkdir -p "$work/nginx/logs" "$work/nginx/temp"
 cat >"$work/nginx/nginx.conf" <<CONF
@@ -123,7 +108,7 @@ http {
 }
 CONF
 nginx -p "$work/nginx" -c "$work/nginx/nginx.conf"
-await "http://127.0.0.1:$comments_port/actuator/health" 90
+await "http://127.0.0.1:$comments_port/actuator/health" 90 "$comments_pid" "$work/comments.log"
 
 log "gateway with memcached.ring=nginx: 100 paths stored through it, then asked of nginx"
 start_gateway nginx

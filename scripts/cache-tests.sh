@@ -20,29 +20,20 @@ management_port=${MANAGEMENT_PORT:-38081}
 nginx_port=${NGINX_PORT:-38002}
 results=${RESULTS_DIR:-$(mktemp -d)}
 work=$(mktemp -d)
-pids=()
 
-log() { printf 'cache-tests: %s\n' "$*" >&2; }
-
-cleanup() {
-  local rc=$?
-  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-  wait 2>/dev/null || true
-  if [ "$rc" -ne 0 ]; then tail -n 30 "$work"/*.log "$work"/nginx/logs/error.log 2>/dev/null || true; fi
-  rm -rf "$work"
-  exit "$rc"
-}
-trap cleanup EXIT INT TERM
 # shellcheck source=scripts/common.sh
 source scripts/common.sh
 
+cleanup() { finish $? "$work" "${pids[@]}"; }
+trap cleanup EXIT INT TERM
+
 start_nginx() {
-  local prefix="$work/nginx"
-  mkdir -p "$prefix/logs" "$prefix/cache/tmp"
-  # The workers run as nobody and write the cache.
-  chmod 755 "$work" "$prefix" && chown -R nobody "$prefix/cache"
-  # The suite's docker/nginx/nginx.conf, with paths of its own and on loopback.
-  cat >"$prefix/nginx.conf" <<EOF
+    local prefix="$work/nginx"
+    mkdir -p "$prefix/logs" "$prefix/cache/tmp"
+    # The workers run as nobody and write the cache.
+    chmod 755 "$work" "$prefix" && chown -R nobody "$prefix/cache"
+    # The suite's docker/nginx/nginx.conf, with paths of its own and on loopback.
+    cat >"$prefix/nginx.conf" <<EOF
 user nobody nogroup;
 worker_processes 1;
 error_log logs/error.log;
@@ -64,15 +55,14 @@ http {
     }
 }
 EOF
-  nginx -p "$prefix/" -c "$prefix/nginx.conf" -g 'daemon off;' >"$work/nginx.log" 2>&1 &
-  pids+=($!)
-  await "http://127.0.0.1:$nginx_port/" 10
+    spawn "$work/nginx.log" nginx -p "$prefix/" -c "$prefix/nginx.conf" -g 'daemon off;'
+    await "http://127.0.0.1:$nginx_port/" 10 "$spawned" "$work/nginx.log" "$prefix/logs/error.log"
 }
 
 # Prints, for one cache, how many tests passed (a result of true, as the suite's JSON has it) and how many of the
 # required ones did, counted alone (as the suite's CLI judges one test) and with the suite's dependencies honoured.
 summarise() { # name results.json
-  (cd "$suite" && node --no-warnings --input-type=module - "$1" "$2") <<'EOF'
+    (cd "$suite" && node --no-warnings --input-type=module - "$1" "$2") <<'EOF'
 import fs from 'fs'
 import { pathToFileURL } from 'url'
 const [name, file] = process.argv.slice(2)
@@ -98,48 +88,48 @@ EOF
 }
 
 run_suite() { # name base-url
-  log "running the suite against $1"
-  (cd "$suite" && npm run --silent cli --base="$2") >"$results/$1.json"
+    log "running the suite against $1"
+    (cd "$suite" && npm run --silent cli --base="$2") >"$results/$1.json"
 }
 
-need memcached memcached || { log "memcached is missing (Debian package memcached)"; exit 1; }
-need curl curl || { log "curl is missing"; exit 1; }
-[ -d "$suite/node_modules" ] || { log "run npm install in $suite first"; exit 1; }
-jar=${GATEWAY_JAR:-}
-if [ -z "$jar" ]; then
-  ls gateway/target/gateway-*.jar >/dev/null 2>&1 || ./mvnw -B -q -pl gateway package -DskipTests
-  jar=$(ls gateway/target/gateway-*.jar | grep -v '\.original$' | head -n 1)
-fi
+# The suite's origin server, run in the background by spawn.
+origin() {
+    cd "$suite" && exec npm run --silent server --port="$origin_port" --pidfile="$work/origin.pid"
+}
 
-(cd "$suite" && exec npm run --silent server --port="$origin_port" --pidfile="$work/origin.pid") >"$work/origin.log" 2>&1 &
-pids+=($!)
-memcached -u nobody -l 127.0.0.1 -p "$memcached_port" -m 64 >"$work/memcached.log" 2>&1 &
-pids+=($!)
+need memcached memcached
+need curl curl
+[ -d "$suite/node_modules" ] || fail "run npm install in $suite first"
+jar=${GATEWAY_JAR:-$(jar_of gateway)}
+
+spawn "$work/origin.log" origin
+origin_pid=$spawned
+start_memcached "$memcached_port" 64 "$work/memcached.log"
 # One route for everything; the list replaces application.yml's routes.
-route=spring.cloud.gateway.server.webflux.routes[0]
-java -Xmx256m -jar "$jar" --server.port="$gateway_port" --server.address=127.0.0.1 \
-  --management.server.port="$management_port" --management.server.address=127.0.0.1 \
-  --memcached.servers="127.0.0.1:$memcached_port" \
-  --"$route.id=cache-tests" --"$route.uri=http://127.0.0.1:$origin_port" --"$route.predicates[0]=Path=/**" \
-  --"$route.filters[0].name=MemcachedCache" --"$route.filters[0].args.key-template=\$uri\$is_args\$args" \
-  --"$route.filters[0].args.content-type=text/plain" >"$work/gateway.log" 2>&1 &
-pids+=($!)
-await "http://127.0.0.1:$origin_port/" 30
-await "http://127.0.0.1:$management_port/actuator/health" 90
+route='spring.cloud.gateway.server.webflux.routes[0]'
+spawn "$work/gateway.log" java -Xmx256m -jar "$jar" --server.port="$gateway_port" --server.address=127.0.0.1 \
+    --management.server.port="$management_port" --management.server.address=127.0.0.1 \
+    --memcached.servers="127.0.0.1:$memcached_port" \
+    --"$route.id=cache-tests" --"$route.uri=http://127.0.0.1:$origin_port" --"$route.predicates[0]=Path=/**" \
+    --"$route.filters[0].name=MemcachedCache" --"$route.filters[0].args.key-template=\$uri\$is_args\$args" \
+    --"$route.filters[0].args.content-type=text/plain"
+gateway_pid=$spawned
+await "http://127.0.0.1:$origin_port/" 30 "$origin_pid" "$work/origin.log"
+await "http://127.0.0.1:$management_port/actuator/health" 90 "$gateway_pid" "$work/gateway.log"
 
 run_suite gateway "http://127.0.0.1:$gateway_port"
 if need nginx nginx; then
-  start_nginx
-  run_suite nginx "http://127.0.0.1:$nginx_port"
+    start_nginx
+    run_suite nginx "http://127.0.0.1:$nginx_port"
 else
-  log "nginx is not available: its column is left out"
+    log "nginx is not available: its column is left out"
 fi
 
 summarise gateway "$results/gateway.json"
-[ -f "$results/nginx.json" ] && summarise nginx "$results/nginx.json"
+if [ -f "$results/nginx.json" ]; then summarise nginx "$results/nginx.json"; fi
 if grep -q 'java.lang\|Exception' "$work/gateway.log"; then
-  log "the gateway logged exceptions:"
-  grep -c 'Exception' "$work/gateway.log" >&2 || true
+    log "the gateway logged exceptions:"
+    grep -c 'Exception' "$work/gateway.log" >&2 || true
 fi
 cp "$work/gateway.log" "$results/gateway.log"
 log "results in $results"

@@ -1,44 +1,191 @@
-# Shared by the scripts that run the gateway as plain processes on loopback: installing a missing tool from
-# Debian's packages, waiting for a server to answer, reading X-Cache, and cleaning up on exit. Source it from the
-# project's root.
+# The helpers of every script in bench/, scripts/ and e2e/: messages, installing a missing tool from Debian's
+# packages, the jars, starting and stopping processes, waiting for a server, reading X-Cache, and talking to
+# memcached. A script sets $log_prefix (its name by default) and sources this file.
 # shellcheck shell=bash
 
-# need COMMAND PACKAGE: installs PACKAGE when COMMAND is missing; fails, saying so, if it still is.
-need() {
-  command -v "$1" >/dev/null && return 0
-  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-    # Installing Debian's nginx would start the system nginx on port 80; deny it, as the package allows.
-    local policy=/usr/sbin/policy-rc.d created=false
-    if [ ! -e "$policy" ]; then printf '#!/bin/sh\nexit 101\n' >"$policy" && chmod +x "$policy" && created=true; fi
-    { DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$2" \
-      || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$2"; }; } >/dev/null 2>&1 || true
-    if $created; then rm -f "$policy"; fi
-  fi
-  command -v "$1" >/dev/null || { printf '%s is missing (Debian package %s)\n' "$1" "$2" >&2; return 1; }
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+log_prefix=${log_prefix:-$(basename "$0" .sh)}
+# What spawn started: stop_all stops these on exit.
+pids=()
+
+# Progress goes to stderr, so that a script's stdout carries only its results.
+log() { printf '%s: %s\n' "$log_prefix" "$*" >&2; }
+
+fail() {
+    printf '%s: FAILED: %s\n' "$log_prefix" "$*" >&2
+    exit 1
 }
 
-# await URL SECONDS: waits until URL answers 2xx, or fails.
+# show_logs FILE...: the end of each file, for a failure's context.
+show_logs() {
+    local file
+    for file in "$@"; do
+        printf -- '--- last lines of %s ---\n' "$file" >&2
+        tail -n 40 "$file" >&2 || true
+    done
+}
+
+# apt_install PACKAGE...: installs Debian packages when running as root; `apt-get update` only if the package lists
+# do not have them, since updating takes long and the lists of a fresh machine usually do.
+apt_install() {
+    if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null; then return 1; fi
+    # Installing Debian's nginx would start the system nginx on port 80; deny it, as the package allows.
+    local policy=/usr/sbin/policy-rc.d created=false output status=0
+    if [ ! -e "$policy" ]; then printf '#!/bin/sh\nexit 101\n' >"$policy" && chmod +x "$policy" && created=true; fi
+    output=$(mktemp)
+    # Another apt-get (unattended upgrades, say) may hold the lock for a while.
+    local install=(apt-get -o DPkg::Lock::Timeout=300 install -y -qq)
+    { DEBIAN_FRONTEND=noninteractive "${install[@]}" "$@" ||
+        { apt-get update -qq && DEBIAN_FRONTEND=noninteractive "${install[@]}" "$@"; }; } >"$output" 2>&1 || status=$?
+    if $created; then rm -f "$policy"; fi
+    if [ "$status" -ne 0 ]; then show_logs "$output"; fi
+    rm -f "$output"
+    return "$status"
+}
+
+# need COMMAND PACKAGE: installs PACKAGE when COMMAND is missing; returns non-zero, saying so, if it still is.
+need() {
+    command -v "$1" >/dev/null && return 0
+    log "installing $2"
+    apt_install "$2" || true
+    command -v "$1" >/dev/null || { log "$1 is missing (Debian package $2)"; return 1; }
+}
+
+# jar_of MODULE: the module's executable jar, after building the jars if it is missing. The *.jar.original next to
+# it is the plain one, without dependencies.
+jar_of() {
+    local jar
+    jar=$(compgen -G "$root/$1/target/$1-*.jar" | grep -v '\.original$' | head -n 1 || true)
+    if [ -z "$jar" ]; then
+        log "building the jars"
+        (cd "$root" && ./mvnw -B -q package -DskipTests) >&2 || fail "the build failed"
+        jar=$(compgen -G "$root/$1/target/$1-*.jar" | grep -v '\.original$' | head -n 1 || true)
+    fi
+    [ -n "$jar" ] || fail "the build left no jar under $root/$1/target"
+    printf '%s\n' "$jar"
+}
+
+# spawn LOGFILE COMMAND...: runs COMMAND in the background with its output in LOGFILE, adds it to $pids and leaves
+# its pid in $spawned.
+spawn() {
+    local logfile=$1
+    shift
+    "$@" >"$logfile" 2>&1 &
+    spawned=$!
+    pids+=("$spawned")
+}
+
+# stop_all PID...: last started, first stopped, so that no server sees what it depends on go away before itself. A
+# paused process is resumed first, or it could not take the signal; one that ignores it for 5 s is killed.
+stop_all() {
+    local i pid waited
+    for ((i = $#; i >= 1; i--)); do
+        kill -CONT "${!i}" 2>/dev/null || true
+        kill -TERM "${!i}" 2>/dev/null || true
+    done
+    for pid in "$@"; do
+        waited=0
+        while kill -0 "$pid" 2>/dev/null && [ "$waited" -lt 50 ]; do
+            sleep 0.1
+            waited=$((waited + 1))
+        done
+        kill -KILL "$pid" 2>/dev/null || true
+        wait "$pid" 2>/dev/null || true
+    done
+}
+
+# finish STATUS WORKDIR PID...: for an EXIT trap. Stops the processes, shows the end of every log under WORKDIR if
+# STATUS is a failure, removes WORKDIR and exits with STATUS.
+finish() {
+    local status=$1 work=$2
+    shift 2
+    trap - EXIT INT TERM
+    stop_all "$@"
+    if [ "$status" -ne 0 ]; then find "$work" -name '*.log' -exec tail -n 30 {} + 2>/dev/null || true; fi
+    rm -rf "$work"
+    exit "$status"
+}
+
+# port_free PORT: nothing listens on PORT, which would otherwise answer the readiness checks in place of what a
+# script starts.
+port_free() {
+    ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null
+}
+
+# await URL SECONDS [PID LOGFILE...]: waits until URL answers 2xx. Fails after SECONDS, or as soon as process PID has
+# exited, with the end of the log files.
 await() {
-  local deadline=$((SECONDS + $2))
-  until curl -fs -o /dev/null --max-time 2 "$1"; do
-    [ "$SECONDS" -lt "$deadline" ] || { printf 'no answer from %s within %s s\n' "$1" "$2" >&2; exit 1; }
-    sleep 0.5
-  done
+    local url=$1 seconds=$2 pid=${3:-} deadline=$((SECONDS + $2))
+    shift $(($# < 3 ? $# : 3))
+    until curl -fs -o /dev/null --max-time 2 "$url"; do
+        if [ -n "$pid" ] && ! kill -0 "$pid" 2>/dev/null; then
+            show_logs "$@"
+            fail "what should answer $url exited during start-up"
+        fi
+        if [ "$SECONDS" -ge "$deadline" ]; then
+            show_logs "$@"
+            fail "no answer from $url within $seconds s"
+        fi
+        sleep 0.5
+    done
+}
+
+# header NAME: the value of header NAME (lower case) in the response head on stdin.
+header() {
+    tr -d '\r' | awk -F': *' -v name="$1" 'tolower($1) == name { print $2 }'
 }
 
 # x_cache URL [SECONDS]: the X-Cache header of URL's answer (empty if none within SECONDS, 5 by default).
 x_cache() {
-  curl -s -o /dev/null -D - --max-time "${2:-5}" "$1" | tr -d '\r' | awk -F': ' 'tolower($1) == "x-cache" {print $2}'
+    curl -s -o /dev/null -D - --max-time "${2:-5}" "$1" | header x-cache
 }
 
-# finish STATUS WORKDIR PID...: for an EXIT trap. Stops the processes (resuming a paused one first, or it could not
-# take the signal), shows the end of the logs in WORKDIR if STATUS is a failure, removes WORKDIR, exits with STATUS.
-finish() {
-  local rc=$1 work=$2 pid
-  shift 2
-  for pid in "$@"; do kill -CONT "$pid" 2>/dev/null || true; kill "$pid" 2>/dev/null || true; done
-  wait 2>/dev/null || true
-  if [ "$rc" -ne 0 ]; then tail -n 30 "$work"/*.log 2>/dev/null || true; fi
-  rm -rf "$work"
-  exit "$rc"
+# await_x_cache URL VALUE SECONDS: asks URL until its X-Cache is VALUE; non-zero if it is not within SECONDS. A gateway
+# stores a miss after answering it, so the item may land a moment after the first answer.
+await_x_cache() {
+    local deadline=$((SECONDS + $3))
+    until [ "$(x_cache "$1" 2)" = "$2" ]; do
+        [ "$SECONDS" -lt "$deadline" ] || return 1
+        sleep 0.1
+    done
+}
+
+# memcached_ask PORT COMMAND: memcached's reply on 127.0.0.1:PORT to one text-protocol command, without the \r.
+memcached_ask() {
+    { exec 3<>"/dev/tcp/127.0.0.1/$1"; } 2>/dev/null || return 1
+    printf '%s\r\nquit\r\n' "$2" >&3
+    timeout 2 cat <&3 | tr -d '\r'
+    exec 3<&-
+}
+
+# memcached_stat PORT NAME: one value of memcached's `stats`.
+memcached_stat() {
+    memcached_ask "$1" stats | awk -v name="$2" '$1 == "STAT" && $2 == name { print $3 }'
+}
+
+# start_memcached PORT MEGABYTES LOGFILE: a memcached on 127.0.0.1:PORT, spawned, and answering once this returns.
+start_memcached() {
+    local port=$1 tries=0
+    # memcached refuses to run as root without -u; as another user it ignores it.
+    spawn "$3" memcached -u nobody -l 127.0.0.1 -p "$port" -m "$2" -c 4096
+    until [[ $(memcached_ask "$port" version) == VERSION* ]]; do
+        if ! kill -0 "$spawned" 2>/dev/null || [ "$tries" -ge 50 ]; then
+            show_logs "$3"
+            fail "memcached did not come up on $port"
+        fi
+        sleep 0.1
+        tries=$((tries + 1))
+    done
+}
+
+# wrk_field FILE requests|non-2xx|socket-errors|p50|p99: one figure of a `wrk --latency` output as wrk prints it,
+# empty when wrk has no line for it (it prints none for zero non-2xx answers or socket errors).
+wrk_field() {
+    case $2 in
+        requests) awk '/ requests in / { print $1; exit }' "$1" ;;
+        non-2xx) awk '/Non-2xx or 3xx responses/ { print $NF }' "$1" ;;
+        socket-errors) sed -n 's/.*Socket errors: //p' "$1" ;;
+        p50 | p99) awk -v p="${2#p}%" '$1 == p { print $2 }' "$1" ;;
+        *) fail "wrk_field: no field $2" ;;
+    esac
 }

@@ -14,75 +14,64 @@ management_port=${MANAGEMENT_PORT:-38081}
 duration=${DURATION:-30}
 path=/api/v1/comments/1
 work=$(mktemp -d)
-pids=()
-
-log() { printf 'fault-load: %s\n' "$*"; }
 
 # shellcheck source=scripts/common.sh
 source scripts/common.sh
 
-# shellcheck disable=SC2086 # no memcached running: no argument
-cleanup() { finish $? "$work" "${pids[@]}" ${memcached_pid:-}; }
+cleanup() { finish $? "$work" "${pids[@]}"; }
 trap cleanup EXIT INT TERM
-
-start_memcached() {
-  memcached -u nobody -l 127.0.0.1 -p "$memcached_port" -m 64 >"$work/memcached.log" 2>&1 &
-  memcached_pid=$!
-}
-
-# A short timeout: it is read while memcached is down and wrk keeps the gateway busy.
-path_x_cache() { x_cache "http://127.0.0.1:$gateway_port$path" 2; }
 
 need memcached memcached
 need wrk wrk
-ls comments-service/target/comments-service-*.jar gateway/target/gateway-*.jar >/dev/null 2>&1 \
-  || ./mvnw -B -q package -DskipTests
+comments_jar=$(jar_of comments-service)
+gateway_jar=$(jar_of gateway)
 
-start_memcached
-java -jar comments-service/target/comments-service-*.jar --server.port="$comments_port" \
-  --comments.max-age=3600s >"$work/comments.log" 2>&1 &
-pids+=($!)
-java -jar gateway/target/gateway-*.jar --server.port="$gateway_port" \
-  --management.server.port="$management_port" --memcached.servers="127.0.0.1:$memcached_port" \
-  --comments-service.uri="http://127.0.0.1:$comments_port" >"$work/gateway.log" 2>&1 &
-pids+=($!)
-await "http://127.0.0.1:$comments_port/actuator/health" 90
-await "http://127.0.0.1:$management_port/actuator/health" 90
+start_memcached "$memcached_port" 64 "$work/memcached.log"
+memcached_pid=$spawned
+spawn "$work/comments.log" java -jar "$comments_jar" --server.port="$comments_port" --comments.max-age=3600s
+comments_pid=$spawned
+spawn "$work/gateway.log" java -jar "$gateway_jar" --server.port="$gateway_port" \
+    --management.server.port="$management_port" --memcached.servers="127.0.0.1:$memcached_port" \
+    --comments-service.uri="http://127.0.0.1:$comments_port"
+gateway_pid=$spawned
+await "http://127.0.0.1:$comments_port/actuator/health" 90 "$comments_pid" "$work/comments.log"
+await "http://127.0.0.1:$management_port/actuator/health" 90 "$gateway_pid" "$work/gateway.log"
 
-for _ in $(seq 50); do [ "$(path_x_cache)" = HIT ] && break; sleep 0.1; done
-[ "$(path_x_cache)" = HIT ] || { log "no HIT before the run"; exit 1; }
+url=http://127.0.0.1:$gateway_port$path
+await_x_cache "$url" HIT 5 || fail "no HIT before the run"
 
 log "wrk -t2 -c50 -d${duration}s on $path; memcached is killed at 10 s and started again at 20 s"
-wrk -t2 -c50 -d"${duration}s" --latency "http://127.0.0.1:$gateway_port$path" >"$work/wrk.txt" 2>&1 &
+wrk -t2 -c50 -d"${duration}s" --latency "$url" >"$work/wrk.txt" 2>&1 &
 wrk_pid=$!
 sleep 10
 kill -9 "$memcached_pid"
 wait "$memcached_pid" 2>/dev/null || true
 log "10 s: memcached killed"
 sleep 10
-start_memcached
+start_memcached "$memcached_port" 64 "$work/memcached.log"
 restarted=$(date +%s.%N)
 log "20 s: memcached started again, empty"
 recovery=none
 while kill -0 "$wrk_pid" 2>/dev/null; do
-  if [ "$(path_x_cache)" = HIT ]; then
-    recovery=$(echo "$(date +%s.%N) - $restarted" | bc)
-    break
-  fi
-  sleep 0.05
+    # A short timeout: X-Cache is read while wrk keeps the gateway busy.
+    if [ "$(x_cache "$url" 2)" = HIT ]; then
+        recovery=$(echo "$(date +%s.%N) - $restarted" | bc)
+        break
+    fi
+    sleep 0.05
 done
 wait "$wrk_pid"
 
-requests=$(awk '/requests in/ {print $1}' "$work/wrk.txt")
-non2xx=$(awk '/Non-2xx or 3xx responses/ {print $NF}' "$work/wrk.txt")
-socket_errors=$(awk '/Socket errors/ {sub(/.*Socket errors: /, ""); print}' "$work/wrk.txt")
-p50=$(awk '$1 == "50%" {print $2}' "$work/wrk.txt")
-p99=$(awk '$1 == "99%" {print $2}' "$work/wrk.txt")
+requests=$(wrk_field "$work/wrk.txt" requests)
+non2xx=$(wrk_field "$work/wrk.txt" non-2xx)
+socket_errors=$(wrk_field "$work/wrk.txt" socket-errors)
+p50=$(wrk_field "$work/wrk.txt" p50)
+p99=$(wrk_field "$work/wrk.txt" p99)
 echo
 echo "| requests | non-2xx | socket errors | p50 | p99 | HITs again after memcached's return |"
 echo "|---|---|---|---|---|---|"
 printf '| %s | %s | %s | %s | %s | %s |\n' "$requests" "${non2xx:-0}" "${socket_errors:-none}" "$p50" "$p99" \
-  "$([ "$recovery" = none ] && echo 'not within the run' || printf '%.2f s' "$recovery")"
+    "$([ "$recovery" = none ] && echo 'not within the run' || printf '%.2f s' "$recovery")"
 echo
 echo "Circuit breaker, from the gateway's log:"
 grep -o 'memcached [^ ]* circuit breaker .*' "$work/gateway.log" || echo "  (no transition)"

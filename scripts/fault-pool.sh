@@ -14,40 +14,40 @@ gateway_port=58080
 management_port=58081
 phase_seconds=${PHASE_SECONDS:-12}
 work=$(mktemp -d)
-pids=()
 declare -A memcached_pid
-
-log() { printf 'fault-pool: %s\n' "$*"; }
 
 # shellcheck source=scripts/common.sh
 source scripts/common.sh
 
-# A paused memcached is resumed before it is stopped.
-cleanup() { finish $? "$work" "${pids[@]}" "${memcached_pid[@]}"; }
+# finish resumes the memcached this script pauses before stopping it.
+cleanup() { finish $? "$work" "${pids[@]}"; }
 trap cleanup EXIT INT TERM
 
 hit_share() {
-  local i hits=0
-  for i in $(seq 1 300); do [ "$(x_cache "http://127.0.0.1:$gateway_port/api/v1/comments/$i")" = HIT ] && hits=$((hits + 1)); done
-  echo "$hits"
+    local i hits=0
+    for i in $(seq 1 300); do
+        if [ "$(x_cache "http://127.0.0.1:$gateway_port/api/v1/comments/$i")" = HIT ]; then hits=$((hits + 1)); fi
+    done
+    echo "$hits"
 }
 
 # wrk for one phase; the phase's events run in the background while it measures.
 phase() { # name
-  wrk -t2 -c50 -d"${phase_seconds}s" --latency -s "$work/paths.lua" "http://127.0.0.1:$gateway_port" >"$work/$1.txt" 2>&1
-  local non2xx p99 requests errors
-  requests=$(awk '/requests in/ {print $1}' "$work/$1.txt")
-  non2xx=$(awk '/Non-2xx or 3xx responses/ {print $NF}' "$work/$1.txt")
-  errors=$(awk '/Socket errors/ {sub(/.*Socket errors: /, ""); print}' "$work/$1.txt")
-  p99=$(awk '$1 == "99%" {print $2}' "$work/$1.txt")
-  rows+=("| $1 | $requests | ${non2xx:-0} | ${errors:-none} | $p99 |")
-  total_non2xx=$((total_non2xx + ${non2xx:-0}))
+    wrk -t2 -c50 -d"${phase_seconds}s" --latency -s "$work/paths.lua" "http://127.0.0.1:$gateway_port" \
+        >"$work/$1.txt" 2>&1
+    local non2xx p99 requests errors
+    requests=$(wrk_field "$work/$1.txt" requests)
+    non2xx=$(wrk_field "$work/$1.txt" non-2xx)
+    errors=$(wrk_field "$work/$1.txt" socket-errors)
+    p99=$(wrk_field "$work/$1.txt" p99)
+    rows+=("| $1 | $requests | ${non2xx:-0} | ${errors:-none} | $p99 |")
+    total_non2xx=$((total_non2xx + ${non2xx:-0}))
 }
 
 need memcached memcached
 need wrk wrk
-ls comments-service/target/comments-service-*.jar gateway/target/gateway-*.jar >/dev/null 2>&1 \
-  || ./mvnw -B -q package -DskipTests
+comments_jar=$(jar_of comments-service)
+gateway_jar=$(jar_of gateway)
 
 cat >"$work/paths.lua" <<'LUA'
 -- Cycles through /api/v1/comments/1 to /api/v1/comments/300, so that every server of the pool gets its keys.
@@ -59,19 +59,18 @@ end
 LUA
 
 for port in "${ports[@]}"; do
-  memcached -u nobody -l 127.0.0.1 -p "$port" -m 64 >"$work/memcached-$port.log" 2>&1 &
-  memcached_pid[$port]=$!
+    start_memcached "$port" 64 "$work/memcached-$port.log"
+    memcached_pid[$port]=$spawned
 done
-java -jar comments-service/target/comments-service-*.jar --server.port="$comments_port" \
-  --comments.max-age=3600s >"$work/comments.log" 2>&1 &
-pids+=($!)
-java -jar gateway/target/gateway-*.jar --server.port="$gateway_port" \
-  --management.server.port="$management_port" \
-  --memcached.servers="127.0.0.1:${ports[0]},127.0.0.1:${ports[1]},127.0.0.1:${ports[2]}" \
-  --comments-service.uri="http://127.0.0.1:$comments_port" >"$work/gateway.log" 2>&1 &
-pids+=($!)
-await "http://127.0.0.1:$comments_port/actuator/health" 90
-await "http://127.0.0.1:$management_port/actuator/health" 90
+spawn "$work/comments.log" java -jar "$comments_jar" --server.port="$comments_port" --comments.max-age=3600s
+comments_pid=$spawned
+spawn "$work/gateway.log" java -jar "$gateway_jar" --server.port="$gateway_port" \
+    --management.server.port="$management_port" \
+    --memcached.servers="127.0.0.1:${ports[0]},127.0.0.1:${ports[1]},127.0.0.1:${ports[2]}" \
+    --comments-service.uri="http://127.0.0.1:$comments_port"
+gateway_pid=$spawned
+await "http://127.0.0.1:$comments_port/actuator/health" 90 "$comments_pid" "$work/comments.log"
+await "http://127.0.0.1:$management_port/actuator/health" 90 "$gateway_pid" "$work/gateway.log"
 
 for i in $(seq 1 300); do curl -fs -o /dev/null "http://127.0.0.1:$gateway_port/api/v1/comments/$i"; done
 sleep 1
@@ -87,6 +86,8 @@ phase "one hung for 6 s"
 wait "$hang"
 log "phase 3: the server on ${ports[2]} killed (SIGKILL) at the start"
 kill -9 "${memcached_pid[${ports[2]}]}"
+# Reaped here, so that bash does not report the kill in the middle of the results.
+wait "${memcached_pid[${ports[2]}]}" 2>/dev/null || true
 phase "one killed"
 hits=$(hit_share)
 

@@ -1,0 +1,362 @@
+#!/usr/bin/env python3
+"""The benchmark's numbers: reads ab's and wrk's outputs and what bench/run.sh recorded around them, and writes the
+Markdown report and the chart's data.
+
+    report.py check ab|wrk FILE   one measurement's requests/s, p50 and p99; fails if any answer was not a 2xx
+    report.py markdown RUN_DIR    the report of a run
+    report.py chart RUN_DIR       the chart's data: label, then requests/s with ab, ab -k and wrk ("?" if none)
+
+RUN_DIR holds what bench/run.sh writes as it goes, all tab-separated:
+    setup.tsv         key, value: the run's title, mode, machine, versions and flags; a "note" per remark
+    measurements.tsv  case id, label, tool, the tool's output file relative to RUN_DIR ("-" when skipped)
+    cpu.tsv           case id, "before" or "after" the wrk run, process name, CPU time in clock ticks
+    rss.tsv           case id ("-" outside a wrk run), process name, VmHWM in kB
+    memcached-stats.txt   memcached's answer to `stats` at the end
+"""
+
+import re
+import sys
+from pathlib import Path
+
+TOOLS = ("ab", "ab -k", "wrk")
+PAYLOADS = ("single", "collection")
+# The ratios of requests/s the report shows, numerator and denominator by case id without the payload.
+RATIOS = (
+    ("gateway hit / direct miss", "gateway-hit", "direct-miss"),
+    ("gateway hit / nginx hit (keepalive)", "gateway-hit", "nginx-keepalive-hit"),
+    ("gateway hit / nginx hit (article)", "gateway-hit", "nginx-hit"),
+    ("gateway hit (near-cache) / nginx hit (keepalive)", "gateway-near-hit", "nginx-keepalive-hit"),
+    ("gateway miss (real) / gateway pass-through", "gateway-real-miss", "gateway-pass"),
+    ("gateway miss (real) / nginx miss (fresh ids)", "gateway-real-miss", "nginx-keepalive-miss"),
+    ("gateway miss (real) / direct (fresh ids)", "gateway-real-miss", "direct-fresh"),
+    ("nginx miss (fresh ids) / direct (fresh ids)", "nginx-keepalive-miss", "direct-fresh"),
+    ("gateway pass-through / direct miss", "gateway-pass", "direct-miss"),
+)
+
+
+INTRO = """\
+The load generator (ab, wrk) shares this machine's {cores} cores with memcached, comments-service, the gateway and
+nginx, so the absolute numbers say little about any of them alone: compare ratios within this run only.
+
+`ab -c {concurrency}` opens a new connection per request, as the article's run did; `ab -k` keeps connections
+alive; `wrk -t2 -c{concurrency} --latency` keeps them alive too. Latencies are in milliseconds (ab rounds them to
+whole ones).
+
+"""
+
+CPU_INTRO = """\
+User plus system time each process spent, divided by the requests wrk completed: what a request costs
+each process, whoever else shares the cores. It counts every thread, the JIT compiler and the garbage
+collector included, and a process that is not saturated spends somewhat more per request (fewer
+requests per wake-up). nginx is both of its instances together.
+
+"""
+
+
+class MeasurementError(Exception):
+    """A measurement with errors or without a result: the run must not report it as a number."""
+
+
+def _number(text):
+    """The number at the start of text, as awk reads it: "950.12us" is 950.12."""
+    match = re.match(r"[0-9.]+", text)
+    if not match:
+        raise MeasurementError(f"not a number: {text!r}")
+    return float(match.group(0))
+
+
+def wrk_milliseconds(value):
+    """A wrk latency, which carries its unit (us, ms, s or m), in milliseconds."""
+    number = _number(value)
+    if value.endswith("us"):
+        return number / 1000
+    if value.endswith("ms"):
+        return number
+    if value.endswith("m"):
+        return number * 60000
+    return number * 1000
+
+
+def parse_ab(text):
+    """requests/s, p50 and p99 (ms) of ab's report; MeasurementError if an answer was not a 2xx or one failed."""
+    if re.search(r"^Non-2xx responses:", text, re.M) or not re.search(r"^Failed requests: *0$", text, re.M):
+        raise MeasurementError("ab: non-2xx or failed requests")
+    rps = p50 = p99 = None
+    for line in text.splitlines():
+        fields = line.split()
+        if line.startswith("Requests per second:"):
+            rps = fields[3]
+        elif fields[:1] == ["50%"]:
+            p50 = float(fields[1])
+        elif fields[:1] == ["99%"]:
+            p99 = float(fields[1])
+    if rps is None or p50 is None or p99 is None:
+        raise MeasurementError("ab: no requests/s or percentiles")
+    return {"rps": float(rps), "rps_text": rps, "p50": p50, "p99": p99,
+            "keep_alive_requests": _ab_keep_alive_requests(text)}
+
+
+def _ab_keep_alive_requests(text):
+    match = re.search(r"^Keep-Alive requests: *([0-9]+)$", text, re.M)
+    return int(match.group(1)) if match else None
+
+
+def parse_wrk(text):
+    """requests/s, p50 and p99 (ms) of `wrk --latency`, its request count and socket errors; MeasurementError if an
+    answer was not a 2xx or 3xx."""
+    if "Non-2xx or 3xx responses" in text:
+        raise MeasurementError("wrk: non-2xx or 3xx responses")
+    rps = p50 = p99 = requests = socket_errors = None
+    in_distribution = False
+    for line in text.splitlines():
+        fields = line.split()
+        if line.startswith("Requests/sec:"):
+            rps = fields[1]
+        elif "Latency Distribution" in line:
+            in_distribution = True
+        elif in_distribution and fields[:1] == ["50%"]:
+            p50 = wrk_milliseconds(fields[1])
+        elif in_distribution and fields[:1] == ["99%"]:
+            p99 = wrk_milliseconds(fields[1])
+        elif " requests in " in line and requests is None:
+            requests = int(fields[0])
+        elif re.match(r"^ *Socket errors:", line):
+            socket_errors = line.strip()
+    if rps is None or p50 is None or p99 is None:
+        raise MeasurementError("wrk: no requests/s or percentiles")
+    return {"rps": float(rps), "rps_text": rps, "p50": p50, "p99": p99, "requests": requests,
+            "socket_errors": socket_errors}
+
+
+PARSERS = {"ab": parse_ab, "ab -k": parse_ab, "wrk": parse_wrk}
+
+
+def _rows(path, columns):
+    """The tab-separated rows of a file, none if it does not exist; the last column takes the rest of the line."""
+    if not path.exists():
+        return []
+    return [line.split("\t", columns - 1) for line in path.read_text().splitlines() if line]
+
+
+class Run:
+    """What bench/run.sh recorded in a run directory."""
+
+    def __init__(self, directory):
+        self.directory = Path(directory)
+        self.setup = {}
+        self.notes = []
+        for key, value in _rows(self.directory / "setup.tsv", 2):
+            if key == "note":
+                self.notes.append(value)
+            else:
+                self.setup[key] = value
+        # (case id, label, tool, parsed output or None when skipped), in the order they ran.
+        self.measurements = []
+        for case, label, tool, output in _rows(self.directory / "measurements.tsv", 4):
+            result = None if output == "-" else PARSERS[tool]((self.directory / output).read_text())
+            self.measurements.append((case, label, tool, result))
+        self.cases = {}
+        for case, label, _, _ in self.measurements:
+            self.cases.setdefault(case, label)
+
+    def result(self, case, tool):
+        for measured, _, measured_tool, result in self.measurements:
+            if measured == case and measured_tool == tool:
+                return result
+        return None
+
+    def rps(self, case, tool):
+        result = self.result(case, tool)
+        return None if result is None else result["rps"]
+
+    def cpu_per_request(self):
+        """{case: {process: microseconds of CPU per request}} over each wrk run; processes in the order seen."""
+        ticks = {}
+        names = {}
+        for case, when, name, value in _rows(self.directory / "cpu.tsv", 4):
+            by_name = ticks.setdefault((case, when), {})
+            # nginx runs twice under one name: its CPU time is both together.
+            by_name[name] = by_name.get(name, 0) + int(value)
+            if when == "after":
+                names.setdefault(name, None)
+        hertz = int(self.setup["clock_ticks"])
+        requests = {case: result["requests"] for case, _, tool, result in self.measurements
+                    if tool == "wrk" and result is not None}
+        table = {}
+        for case in self.cases:
+            before, after = ticks.get((case, "before")), ticks.get((case, "after"))
+            if not before or not after or not requests.get(case):
+                continue
+            table[case] = {name: (after[name] - before.get(name, 0)) * 1000000 / hertz / requests[case]
+                           for name in after}
+        return list(names), table
+
+    def peak_rss(self):
+        """({process: peak MB over the run}, {case: {process: peak MB during its wrk run}}); a reading that is not
+        a number stays as it is."""
+        overall, by_case = {}, {}
+        for case, name, kilobytes in _rows(self.directory / "rss.tsv", 3):
+            megabytes = f"{int(kilobytes) / 1024:.0f}" if kilobytes.isdigit() else "?"
+            overall.setdefault(name, None)
+            if megabytes != "?" and (overall[name] is None or int(megabytes) > int(overall[name])):
+                overall[name] = megabytes
+            if case != "-":
+                by_case.setdefault(case, {})[name] = megabytes
+        return overall, by_case
+
+    def measurement_notes(self):
+        """What the outputs themselves ask the reader to know, in the order they were measured."""
+        notes = []
+        for _, label, tool, result in self.measurements:
+            if tool == "ab -k" and result is None:
+                notes.append(f"{label}: ab -k skipped: the answer to an HTTP/1.0 keep-alive request neither says "
+                             '"Connection: keep-alive" nor closes the connection, so ab would wait for its timeout')
+            elif tool == "ab -k" and result["keep_alive_requests"] == 0:
+                notes.append(f"{label}: ab -k kept no connection alive: the server closes after each answer to "
+                             "HTTP/1.0")
+            elif tool == "wrk" and result["socket_errors"]:
+                notes.append(f"{label} (wrk): wrk {result['socket_errors']}")
+        return notes
+
+
+def _table(header, align, rows):
+    lines = ["| " + " | ".join(header) + " |", "|" + "|".join(align) + "|"]
+    lines += ["| " + " | ".join(row) + " |" for row in rows]
+    return "\n".join(lines) + "\n"
+
+
+def results_table(run):
+    rows = []
+    for _, label, tool, result in run.measurements:
+        if result is None:
+            rows.append([label, tool, "n/a", "n/a", "n/a"])
+        else:
+            rows.append([label, tool, f"{result['rps']:.0f}", f"{result['p50']:.2f}", f"{result['p99']:.2f}"])
+    return _table(["case", "tool", "requests/s", "p50 ms", "p99 ms"], ["---", "---", "---:", "---:", "---:"], rows)
+
+
+def ratios_table(run):
+    rows = []
+    for name, numerator, denominator in RATIOS:
+        for payload in PAYLOADS:
+            cells = [name, payload]
+            for tool in TOOLS:
+                a = run.rps(f"{numerator}-{payload}", tool)
+                b = run.rps(f"{denominator}-{payload}", tool)
+                cells.append("n/a" if a is None or not b else f"{a / b:.2f}")
+            rows.append(cells)
+    return _table(["ratio of requests/s", "payload", "ab", "ab -k", "wrk"], ["---", "---", "---:", "---:", "---:"],
+                  rows)
+
+
+def per_case_table(run, names, values):
+    """A table of every case by process; a case or process without a value gets n/a."""
+    rows = [[label] + [values.get(case, {}).get(name, "n/a") for name in names] for case, label in run.cases.items()]
+    return _table(["case"] + names, ["---"] + ["---:"] * len(names), rows)
+
+
+def memcached_summary(run):
+    stats = {}
+    path = run.directory / "memcached-stats.txt"
+    for line in path.read_text().splitlines() if path.exists() else []:
+        fields = line.split()
+        if len(fields) >= 3 and fields[0] == "STAT":
+            stats[fields[1]] = fields[2]
+    limit = int(run.setup["memcached_mb"])
+    items = int(stats.get("curr_items", 0))
+    used = float(stats.get("bytes", 0)) / 1048576
+    evicted = int(stats.get("evictions", 0))
+    return f"-m {limit}: {items} items, {used:.0f} MB of {limit} MB used at the end; {evicted} evicted during the run"
+
+
+def _after_colon(line):
+    """What follows "key: " in a line such as /proc/cpuinfo's "model name : ..." or nginx -v's."""
+    parts = re.split(r": *", line)
+    return parts[1] if len(parts) > 1 else ""
+
+
+def setup_section(run):
+    s = run.setup
+    cpu = _after_colon(s.get("cpu", "")) or "unknown CPU"
+    memory = f"{_number(s['memory'].split()[1]) / 1048576:.0f} GiB"
+    nginx = re.sub(r".*: ", "", s["nginx"]) if s.get("nginx") else "no nginx"
+    ab = s["ab"].split()[4]
+    wrk = " ".join(s["wrk"].split()[:2])
+    mode = ("quick (about 2 s per measurement, no warm-up)" if s["quick"] == "true"
+            else "full (20 s warm-up per path, ab -n 10000, wrk 15 s)")
+    return "\n".join([
+        f"- machine: {s['cores']} cores, {cpu}, {memory}",
+        f"- load average before the run: {s['load_before']}; after: {s['load_after']}",
+        f"- java: {s['java']}",
+        f"- gateway JVM flags: `{s.get('gateway_java_opts') or 'none'}`; settings: `{s.get('gateway_args') or 'none'}`"
+        f" (near-cache gateway: `{s['near_cache_args']}`)",
+        f"- comments-service JVM flags: `{s.get('comments_java_opts') or 'none'}`",
+        f"- memcached {s['memcached'].split()[1]}, {nginx}, ab {ab}, {wrk}",
+        f"- mode: {mode}; took {s['seconds']} s",
+    ]) + "\n"
+
+
+def markdown(run):
+    s = run.setup
+    cpu_names, cpu = run.cpu_per_request()
+    peak, rss_by_case = run.peak_rss()
+    parts = [
+        f"# {s['title']}\n\n",
+        INTRO.format(cores=s["cores"], concurrency=s["concurrency"]),
+        results_table(run),
+        "\n## Ratios\n\n",
+        ratios_table(run),
+        "\n## CPU time per request (microseconds, during the wrk run)\n\n",
+        CPU_INTRO,
+        per_case_table(run, cpu_names, {case: {name: f"{microseconds:.1f}" for name, microseconds in values.items()}
+                                        for case, values in cpu.items()}),
+        "\n## Peak RSS (VmHWM, MB)\n\nOver the whole run:\n\n",
+        _table(["process", "MB"], ["---", "---:"], [[name, mb or "?"] for name, mb in peak.items()]),
+        "\nDuring each wrk run (the peak is reset before each one):\n\n",
+        per_case_table(run, list(peak), rss_by_case),
+        f"\n## memcached\n\n{memcached_summary(run)}\n",
+        "\n## Set-up\n\n",
+        setup_section(run),
+    ]
+    notes = run.notes + run.measurement_notes()
+    if notes:
+        parts.append("\n## Notes\n\n" + "".join(f"- {note}\n" for note in notes))
+    return "".join(parts)
+
+
+def chart_data(run):
+    """One line per case: its label, then requests/s as each tool printed it, "?" where it has none."""
+    lines = []
+    for case, label in run.cases.items():
+        results = [run.result(case, tool) for tool in TOOLS]
+        lines.append("\t".join([label] + ["?" if result is None else result["rps_text"] for result in results]))
+    return "".join(line + "\n" for line in lines)
+
+
+def check(tool, path):
+    """Prints one measurement's line for the console; exits non-zero, showing the output, on errors."""
+    text = Path(path).read_text()
+    try:
+        result = PARSERS[tool](text)
+    except MeasurementError:
+        sys.stderr.write(text)
+        return 1
+    print(f"    {tool:<7s} {result['rps']:10.0f} req/s   p50 {result['p50']:7.2f} ms   p99 {result['p99']:7.2f} ms")
+    return 0
+
+
+def main(argv):
+    if len(argv) == 4 and argv[1] == "check" and argv[2] in PARSERS:
+        return check(argv[2], argv[3])
+    if len(argv) == 3 and argv[1] == "markdown":
+        sys.stdout.write(markdown(Run(argv[2])))
+        return 0
+    if len(argv) == 3 and argv[1] == "chart":
+        sys.stdout.write(chart_data(Run(argv[2])))
+        return 0
+    sys.stderr.write(__doc__)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

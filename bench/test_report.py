@@ -1,0 +1,214 @@
+"""Tests of bench/report.py against real ab and wrk outputs saved under bench/testdata.
+
+testdata/quick-run is what `bench/run.sh --quick` recorded on a 2-core machine, and quick-run.md the report it wrote;
+the other files are single outputs with what that run did not have: errors, keep-alive refused, other units.
+
+    python3 -m unittest discover -s bench -p 'test_*.py'
+"""
+
+import contextlib
+import io
+import shutil
+import tempfile
+import unittest
+from pathlib import Path
+
+import report
+
+TESTDATA = Path(__file__).parent / "testdata"
+QUICK_RUN = TESTDATA / "quick-run"
+
+
+def output(name):
+    return (TESTDATA / name).read_text()
+
+
+class ParseAbTests(unittest.TestCase):
+
+    def test_reads_requests_per_second_and_percentiles(self):
+        result = report.parse_ab((QUICK_RUN / "out/gateway-hit-single.ab.txt").read_text())
+        self.assertEqual(result["rps"], 873.85)
+        self.assertEqual(result["rps_text"], "873.85")
+        self.assertEqual(result["p50"], 52.0)
+        self.assertEqual(result["p99"], 115.0)
+
+    def test_reads_how_many_requests_kept_the_connection(self):
+        self.assertEqual(report.parse_ab((QUICK_RUN / "out/gateway-hit-single.ab-k.txt").read_text())
+                         ["keep_alive_requests"], 2000)
+        self.assertEqual(report.parse_ab(output("ab-k-no-keepalive.txt"))["keep_alive_requests"], 0)
+        self.assertIsNone(report.parse_ab((QUICK_RUN / "out/gateway-hit-single.ab.txt").read_text())
+                          ["keep_alive_requests"])
+
+    def test_refuses_non_2xx_answers(self):
+        with self.assertRaises(report.MeasurementError):
+            report.parse_ab(output("ab-non2xx.txt"))
+
+    def test_refuses_failed_requests(self):
+        text = (QUICK_RUN / "out/gateway-hit-single.ab.txt").read_text()
+        with self.assertRaises(report.MeasurementError):
+            report.parse_ab(text.replace("Failed requests:        0", "Failed requests:        3"))
+
+    def test_refuses_an_output_without_results(self):
+        with self.assertRaises(report.MeasurementError):
+            report.parse_ab("Failed requests:        0\n")
+
+
+class ParseWrkTests(unittest.TestCase):
+
+    def test_reads_requests_per_second_percentiles_and_request_count(self):
+        result = report.parse_wrk((QUICK_RUN / "out/gateway-hit-single.wrk.txt").read_text())
+        self.assertEqual(result["rps"], 3072.08)
+        self.assertEqual(result["p50"], 15.09)
+        self.assertEqual(result["p99"], 41.60)
+        self.assertEqual(result["requests"], 6459)
+        self.assertIsNone(result["socket_errors"])
+
+    def test_converts_microseconds_to_milliseconds(self):
+        result = report.parse_wrk(output("wrk-microseconds.txt"))
+        self.assertAlmostEqual(result["p50"], 0.791)
+        self.assertEqual(result["p99"], 4.53)
+
+    def test_converts_seconds_to_milliseconds(self):
+        result = report.parse_wrk(output("wrk-seconds.txt"))
+        self.assertEqual(result["p50"], 1110.0)
+        self.assertEqual(result["p99"], 1120.0)
+        self.assertEqual(result["rps"], 1.49)
+
+    def test_converts_minutes_to_milliseconds(self):
+        self.assertEqual(report.wrk_milliseconds("1.50m"), 90000.0)
+
+    def test_keeps_the_socket_errors_line(self):
+        result = report.parse_wrk(output("wrk-socket-errors.txt"))
+        self.assertEqual(result["socket_errors"], "Socket errors: connect 0, read 0, write 0, timeout 12")
+        self.assertEqual(result["requests"], 12)
+
+    def test_refuses_non_2xx_answers(self):
+        with self.assertRaises(report.MeasurementError):
+            report.parse_wrk(output("wrk-non2xx.txt"))
+
+
+class QuickRunReportTests(unittest.TestCase):
+
+    @classmethod
+    def setUpClass(cls):
+        cls.recorded = report.Run(QUICK_RUN)
+        cls.markdown = report.markdown(cls.recorded)
+
+    def test_writes_the_report_the_run_wrote(self):
+        self.assertEqual(self.markdown, (TESTDATA / "quick-run.md").read_text())
+
+    def test_has_a_row_per_case_and_tool(self):
+        rows = report.results_table(self.recorded).splitlines()
+        self.assertEqual(rows[0], "| case | tool | requests/s | p50 ms | p99 ms |")
+        self.assertEqual(rows[1], "|---|---|---:|---:|---:|")
+        # Ten cases per payload; the fresh-id ones only with wrk.
+        self.assertEqual(len(rows), 2 + 2 * (6 * 3 + 4))
+        self.assertIn("| gateway hit, single | ab | 874 | 52.00 | 115.00 |", rows)
+        self.assertIn("| gateway hit, single | ab -k | 2670 | 17.00 | 43.00 |", rows)
+        self.assertIn("| gateway hit, single | wrk | 3072 | 15.09 | 41.60 |", rows)
+        self.assertIn("| nginx hit (keepalive), single | wrk | 33458 | 1.21 | 5.69 |", rows)
+
+    def test_divides_requests_per_second_for_the_ratios(self):
+        rows = report.ratios_table(self.recorded).splitlines()
+        self.assertEqual(len(rows), 2 + 2 * len(report.RATIOS))
+        # 873.85 / 700.23, 2670.45 / 1486.55, 3072.08 / 2330.22
+        self.assertIn("| gateway hit / direct miss | single | 1.25 | 1.80 | 1.32 |", rows)
+        # The real miss has no ab results: a fresh id per request needs wrk.
+        self.assertIn("| gateway miss (real) / gateway pass-through | single | n/a | n/a | 0.67 |", rows)
+
+    def test_divides_cpu_time_by_the_requests_wrk_completed(self):
+        names, cpu = self.recorded.cpu_per_request()
+        self.assertEqual(names, ["gateway", "gateway-near-cache", "comments-service", "memcached", "nginx"])
+        # (3768 - 3451) ticks at 100 per second, over 6459 requests.
+        self.assertAlmostEqual(cpu["gateway-hit-single"]["gateway"], 317 * 10000 / 6459)
+        self.assertIn("| gateway hit, single | 490.8 | 3.1 | 117.7 | 12.4 | 0.0 |", self.markdown.splitlines())
+
+    def test_reports_the_peak_rss_over_the_run_and_per_case(self):
+        overall, by_case = self.recorded.peak_rss()
+        self.assertEqual(overall, {"gateway": "234", "gateway-near-cache": "230", "comments-service": "208",
+                                   "memcached": "12"})
+        self.assertEqual(by_case["gateway-hit-single"],
+                         {"gateway": "231", "gateway-near-cache": "187", "comments-service": "197", "memcached": "9"})
+
+    def test_summarises_memcached(self):
+        self.assertEqual(report.memcached_summary(self.recorded),
+                         "-m 1024: 2360 items, 3 MB of 1024 MB used at the end; 0 evicted during the run")
+
+    def test_describes_the_set_up(self):
+        lines = report.setup_section(self.recorded).splitlines()
+        self.assertEqual(lines[0], "- machine: 2 cores, Intel(R) Xeon(R) Processor @ 2.80GHz, 24 GiB")
+        self.assertEqual(lines[5], "- memcached 1.6.18, nginx/1.22.1, ab 2.3, wrk debian/4.1.0-3+b2")
+        self.assertEqual(lines[6], "- mode: quick (about 2 s per measurement, no warm-up); took 124 s")
+
+    def test_gives_the_chart_what_the_tools_printed(self):
+        lines = report.chart_data(self.recorded).splitlines()
+        self.assertEqual(len(lines), 20)
+        self.assertEqual(lines[0], "direct miss, single\t700.23\t1486.55\t2330.22")
+        self.assertEqual(lines[1], "direct miss (fresh ids), single\t?\t?\t3438.20")
+
+
+class NotesTests(unittest.TestCase):
+    """A run made of saved outputs that the quick run did not have."""
+
+    def setUp(self):
+        self.directory = Path(tempfile.mkdtemp())
+        self.addCleanup(shutil.rmtree, self.directory)
+        shutil.copytree(QUICK_RUN, self.directory, dirs_exist_ok=True)
+        shutil.copy(TESTDATA / "ab-k-no-keepalive.txt", self.directory / "out/gateway-pass-single.ab-k.txt")
+        shutil.copy(TESTDATA / "wrk-socket-errors.txt", self.directory / "out/gateway-hit-single.wrk.txt")
+        measurements = self.directory / "measurements.tsv"
+        measurements.write_text(measurements.read_text().replace(
+            "gateway-hit-collection\tgateway hit, collection\tab -k\tout/gateway-hit-collection.ab-k.txt",
+            "gateway-hit-collection\tgateway hit, collection\tab -k\t-"))
+        with (self.directory / "setup.tsv").open("a") as setup:
+            setup.write("note\tgnuplot is not available: no chart is drawn\n")
+        self.recorded = report.Run(self.directory)
+
+    def test_notes_what_the_run_and_the_outputs_say_in_the_order_they_happened(self):
+        notes = report.markdown(self.recorded).split("\n## Notes\n\n")[1].splitlines()
+        self.assertEqual(notes, [
+            "- gnuplot is not available: no chart is drawn",
+            "- gateway pass-through, single: ab -k kept no connection alive: the server closes after each answer to "
+            "HTTP/1.0",
+            "- gateway hit, single (wrk): wrk Socket errors: connect 0, read 0, write 0, timeout 12",
+            "- gateway hit, collection: ab -k skipped: the answer to an HTTP/1.0 keep-alive request neither says "
+            '"Connection: keep-alive" nor closes the connection, so ab would wait for its timeout',
+        ])
+
+    def test_a_skipped_measurement_is_not_available(self):
+        rows = report.results_table(self.recorded).splitlines()
+        self.assertIn("| gateway hit, collection | ab -k | n/a | n/a | n/a |", rows)
+        self.assertIn("| gateway hit / direct miss | collection | 0.75 | n/a | 0.49 |",
+                      report.ratios_table(self.recorded).splitlines())
+        self.assertIn("gateway hit, collection\t1878.04\t?\t3941.94", report.chart_data(self.recorded).splitlines())
+
+    def test_a_report_without_notes_has_no_notes_section(self):
+        self.assertNotIn("## Notes", report.markdown(report.Run(QUICK_RUN)))
+
+
+class CheckTests(unittest.TestCase):
+
+    def check(self, tool, path):
+        stdout, stderr = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
+            status = report.main(["report.py", "check", tool, str(path)])
+        return status, stdout.getvalue(), stderr.getvalue()
+
+    def test_prints_one_line_for_a_good_measurement(self):
+        status, stdout, _ = self.check("wrk", QUICK_RUN / "out/gateway-hit-single.wrk.txt")
+        self.assertEqual(status, 0)
+        self.assertEqual(stdout, "    wrk           3072 req/s   p50   15.09 ms   p99   41.60 ms\n")
+
+    def test_fails_showing_the_output_on_errors(self):
+        status, stdout, stderr = self.check("ab", TESTDATA / "ab-non2xx.txt")
+        self.assertEqual(status, 1)
+        self.assertEqual(stdout, "")
+        self.assertIn("Non-2xx responses:      200", stderr)
+
+    def test_refuses_an_unknown_command(self):
+        with contextlib.redirect_stderr(io.StringIO()):
+            self.assertEqual(report.main(["report.py", "summary", str(QUICK_RUN)]), 2)
+
+
+if __name__ == "__main__":
+    unittest.main()
