@@ -9,6 +9,7 @@ import dev.cachegateway.gateway.memcached.operation.FutureBridge;
 import dev.cachegateway.gateway.memcached.operation.OperationDeadlines;
 import dev.cachegateway.gateway.memcached.operation.OperationTimers;
 import dev.cachegateway.gateway.memcached.pool.MemcachedPool;
+import dev.cachegateway.gateway.memcached.pool.PoolClient;
 import dev.cachegateway.gateway.memcached.pool.PoolNode;
 import dev.cachegateway.gateway.memcached.protocol.RawItemTranscoder;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
@@ -45,6 +46,43 @@ public class ReactiveMemcached implements AutoCloseable {
      */
     public Mono<CachedItem> get(String key) {
         return onNodeOf(key, node -> guarded(node, node.timers().get(), lookup(node, key)));
+    }
+
+    /**
+     * The item under {@code key} with its remaining TTL, or an empty Mono on a miss; never creates an item. Where
+     * the key's server has meta commands it is asked with {@code mg}: with {@code recacheSeconds} above 0, one
+     * lookup wins the right to refresh the item ({@link MetaItem#won()}) once its remaining TTL is below that, or
+     * once it has been invalidated, and the others see {@link MetaItem#winnerElsewhere()}. Elsewhere it is asked
+     * with {@code get} ({@link MetaItem#withoutMeta}). Fails as {@link #get} does.
+     */
+    public Mono<MetaItem> lookup(String key, int recacheSeconds) {
+        if (recacheSeconds < 0) {
+            return Mono.error(new IllegalArgumentException("recacheSeconds must not be negative: " + recacheSeconds));
+        }
+        return onNodeOf(key, node -> {
+            PoolClient meta = pool.metaClientFor(node);
+            return meta != null
+                    ? guarded(node, node.timers().metaGet(), futures.operation(() -> meta.metaGet(key, recacheSeconds)))
+                    : guarded(node, node.timers().get(), lookup(node, key).map(MetaItem::withoutMeta));
+        });
+    }
+
+    /**
+     * Marks the item under {@code key} stale and keeps it for {@code keepSeconds} (positive), where its server has
+     * meta commands: the next {@link #lookup} sees {@link MetaItem#stale()} and one of them wins its refresh.
+     * Elsewhere the item is deleted. True if it was there.
+     */
+    public Mono<Boolean> invalidate(String key, int keepSeconds) {
+        if (keepSeconds <= 0) {
+            return Mono.error(new IllegalArgumentException("keepSeconds must be positive: " + keepSeconds));
+        }
+        return onNodeOf(key, node -> {
+            PoolClient meta = pool.metaClientFor(node);
+            return meta != null
+                    ? guarded(node, node.timers().metaDelete(),
+                            futures.operation(() -> meta.metaInvalidate(key, keepSeconds)))
+                    : guarded(node, node.timers().delete(), operation(node, client -> client.delete(key)));
+        });
     }
 
     /** Stores {@code item} under {@code key} for {@code ttlSeconds} (0: no expiry); true if memcached took it. */
@@ -87,7 +125,8 @@ public class ReactiveMemcached implements AutoCloseable {
     /** The state of every server, in the configured order. Asks nothing of them. */
     public List<ServerState> servers() {
         return pool.nodes().stream().map(node -> new ServerState(node.server().text(), pool.addressOf(node),
-                pool.isConnected(node), node.breaker().getState())).toList();
+                pool.isConnected(node), node.breaker().getState(), pool.versionOf(node),
+                pool.metaClientFor(node) != null)).toList();
     }
 
     /** A lookup on the server at {@code index} that goes to memcached whatever its breaker says: for health. */

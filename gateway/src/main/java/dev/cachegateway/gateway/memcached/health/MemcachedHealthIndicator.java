@@ -16,9 +16,9 @@ import org.springframework.stereotype.Component;
 
 /**
  * The {@code memcached} component of {@code /actuator/health}: up while at least one server is connected and answers
- * in time, down with the reason when none does; each server's address, connection, breaker and answer are in the
- * details. The gateway still answers from the backend while memcached is down, so the container's health check uses
- * the liveness group, which leaves this component out.
+ * in time, down with the reason when none does; each server's address, connection, breaker, version, whether it
+ * takes meta commands, and answer are in the details. The gateway still answers from the backend while memcached is
+ * down, so the container's health check uses the liveness group, which leaves this component out.
  */
 @Component("memcached")
 public class MemcachedHealthIndicator extends AbstractReactiveHealthIndicator {
@@ -67,6 +67,8 @@ public class MemcachedHealthIndicator extends AbstractReactiveHealthIndicator {
                 ? server.address().getAddress().getHostAddress() + ":" + server.address().getPort() : null);
         details.put("connected", server.connected());
         details.put("circuitBreaker", server.circuitBreaker().name());
+        details.put("version", server.version());
+        details.put("metaCommands", server.metaCommands());
         details.put("answer", answer);
         return details;
     }

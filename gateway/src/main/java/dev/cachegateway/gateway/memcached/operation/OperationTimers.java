@@ -19,11 +19,17 @@ public final class OperationTimers {
 
     private final Pair add;
 
+    private final Pair metaGet;
+
+    private final Pair metaDelete;
+
     public OperationTimers(MeterRegistry registry, String node) {
         this.get = new Pair(registry, node, "get");
         this.set = new Pair(registry, node, "set");
         this.delete = new Pair(registry, node, "delete");
         this.add = new Pair(registry, node, "add");
+        this.metaGet = new Pair(registry, node, "mg");
+        this.metaDelete = new Pair(registry, node, "md");
     }
 
     public Pair get() {
@@ -40,6 +46,16 @@ public final class OperationTimers {
 
     public Pair add() {
         return add;
+    }
+
+    /** memcached's meta get, tagged {@code mg} as memcached names it. */
+    public Pair metaGet() {
+        return metaGet;
+    }
+
+    /** memcached's meta delete, tagged {@code md}. */
+    public Pair metaDelete() {
+        return metaDelete;
     }
 
     /** One operation's timers for success and failure. */

@@ -11,7 +11,6 @@ import java.util.function.Function;
 import dev.cachegateway.gateway.memcached.ServerUnavailableException;
 import dev.cachegateway.gateway.memcached.ring.HashRing;
 import dev.cachegateway.gateway.memcached.ring.RingLocator;
-import net.spy.memcached.MemcachedClient;
 import net.spy.memcached.MemcachedNode;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -59,14 +58,30 @@ public final class MemcachedPool implements AutoCloseable {
     }
 
     /** The client to ask for {@code node}'s keys; fails if the node's name has not resolved yet. */
-    public MemcachedClient clientFor(PoolNode node) {
+    public PoolClient clientFor(PoolNode node) {
         PoolConnection connection = current;
-        MemcachedClient client = connection.client();
+        PoolClient client = connection.client();
         RingLocator locator = connection.locator();
         if (client == null || locator == null || locator.node(node.index()) == null) {
             throw new ServerUnavailableException(node.server());
         }
         return client;
+    }
+
+    /**
+     * The client to send meta commands for {@code node}'s keys to, or null if the node's current connection has not
+     * reported a version that has them (yet). One read of the client answers both, so a switch to a new client
+     * never sends a meta command to a server whose version that client has not heard.
+     */
+    public @Nullable PoolClient metaClientFor(PoolNode node) {
+        PoolClient client = current.client();
+        return client != null && client.metaCommands(node.index()) ? client : null;
+    }
+
+    /** The version {@code node} reported on its current connection, or null while unknown. */
+    public @Nullable String versionOf(PoolNode node) {
+        PoolClient client = current.client();
+        return client != null ? client.version(node.index()) : null;
     }
 
     /** Whether the client has a live connection to {@code node}. */

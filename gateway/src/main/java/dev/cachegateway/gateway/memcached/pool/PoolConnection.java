@@ -13,7 +13,7 @@ import java.util.stream.IntStream;
 import dev.cachegateway.gateway.memcached.MemcachedProperties;
 import dev.cachegateway.gateway.memcached.ring.HashRing;
 import dev.cachegateway.gateway.memcached.ring.RingLocator;
-import net.spy.memcached.MemcachedClient;
+import net.spy.memcached.ConnectionFactoryBuilder.Protocol;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -23,7 +23,7 @@ import org.jspecify.annotations.Nullable;
  * @param locator its locator, which finds a configured server's node
  * @param addresses for each configured server, the address the client connects to, or null
  */
-public record PoolConnection(@Nullable MemcachedClient client, @Nullable RingLocator locator,
+public record PoolConnection(@Nullable PoolClient client, @Nullable RingLocator locator,
         @Nullable InetSocketAddress[] addresses) {
 
     public static PoolConnection none(int servers) {
@@ -42,8 +42,8 @@ public record PoolConnection(@Nullable MemcachedClient client, @Nullable RingLoc
             resolved.add(addresses[server]);
         }
         try {
-            MemcachedClient client = new MemcachedClient(
-                    new PoolConnectionFactory(properties, listeners, ring, serverOfNode), resolved);
+            PoolClient client = PoolClient.connect(new PoolConnectionFactory(properties, listeners, ring, serverOfNode),
+                    resolved, addresses.length, properties.getProtocol() == Protocol.TEXT);
             return new PoolConnection(client, (RingLocator) client.getNodeLocator(), addresses);
         }
         catch (IOException ex) {

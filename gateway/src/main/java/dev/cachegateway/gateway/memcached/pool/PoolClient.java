@@ -1,0 +1,171 @@
+package dev.cachegateway.gateway.memcached.pool;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.function.Function;
+
+import dev.cachegateway.gateway.memcached.MetaItem;
+import dev.cachegateway.gateway.memcached.protocol.meta.MetaCallback;
+import dev.cachegateway.gateway.memcached.protocol.meta.MetaGetOperation;
+import dev.cachegateway.gateway.memcached.protocol.meta.MetaInvalidateOperation;
+import dev.cachegateway.gateway.memcached.ring.RingLocator;
+import net.spy.memcached.ConnectionFactory;
+import net.spy.memcached.ConnectionObserver;
+import net.spy.memcached.MemcachedClient;
+import net.spy.memcached.MemcachedNode;
+import net.spy.memcached.internal.OperationFuture;
+import net.spy.memcached.ops.Operation;
+import net.spy.memcached.ops.OperationCallback;
+import net.spy.memcached.ops.OperationStatus;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * spymemcached's client, plus memcached's meta commands on the same connections, and each server's version, asked
+ * as each connection comes up. A subclass, because the connection's queue is reached only through
+ * {@code MemcachedClient}'s protected {@code mconn}: the meta commands enqueue there exactly as spymemcached's own
+ * {@code asyncGet} does, by key, with its key check, its fail-fast on a down server and its ordering, so they share
+ * the queue, the pipelining and the failure handling of every other operation. The version is asked with
+ * {@code broadcastOp}, the one public way to address a server rather than a key.
+ */
+public final class PoolClient extends MemcachedClient {
+
+    private static final Logger logger = LoggerFactory.getLogger(PoolClient.class);
+
+    private final RingLocator locator;
+
+    private final ServerVersions versions;
+
+    private PoolClient(ConnectionFactory factory, List<InetSocketAddress> addresses, int servers) throws IOException {
+        super(factory, addresses);
+        this.locator = (RingLocator) getNodeLocator();
+        this.versions = new ServerVersions(servers);
+    }
+
+    /**
+     * Connects to {@code addresses}; over the text protocol it also asks each server's version on every
+     * connection, on spymemcached's I/O thread, without waiting. The binary protocol has no meta commands.
+     */
+    static PoolClient connect(ConnectionFactory factory, List<InetSocketAddress> addresses, int servers,
+            boolean textProtocol) throws IOException {
+        PoolClient client = new PoolClient(factory, addresses, servers);
+        if (textProtocol) {
+            client.addObserver(client.new VersionOnConnect());
+            // A connection that came up before the observer was in place has not been asked yet.
+            for (int index = 0; index < servers; index++) {
+                MemcachedNode node = client.locator.node(index);
+                if (node != null && node.isActive()) {
+                    client.askVersion(index, node);
+                }
+            }
+        }
+        return client;
+    }
+
+    /** Whether the configured server at {@code index} reported, on its current connection, a version with meta. */
+    public boolean metaCommands(int index) {
+        return versions.metaCommands(index);
+    }
+
+    /** The version the server at {@code index} reported on its current connection, or null while unknown. */
+    public @Nullable String version(int index) {
+        return versions.version(index);
+    }
+
+    /** {@code mg}: the item with its remaining TTL and recache flags, or null on a miss. Never creates an item. */
+    public OperationFuture<MetaItem> metaGet(String key, int recacheSeconds) {
+        return enqueue(key, callback -> new MetaGetOperation(key, recacheSeconds, callback));
+    }
+
+    /** {@code md <key> I T<keepSeconds>}: marks the item stale; true if it was there. */
+    public OperationFuture<Boolean> metaInvalidate(String key, int keepSeconds) {
+        return enqueue(key, callback -> new MetaInvalidateOperation(key, keepSeconds, callback));
+    }
+
+    // As spymemcached's own operations: the future is set by the callback, on the I/O thread, then completed.
+    private <T> OperationFuture<T> enqueue(String key, Function<MetaCallback<T>, Operation> operation) {
+        CountDownLatch latch = new CountDownLatch(1);
+        OperationFuture<T> future = new OperationFuture<>(key, latch, operationTimeout, executorService);
+        Operation op = operation.apply(new MetaCallback<T>() {
+
+            private @Nullable T result;
+
+            @Override
+            public void gotResult(T value) {
+                result = value;
+            }
+
+            @Override
+            public void receivedStatus(OperationStatus status) {
+                future.set(result, status);
+            }
+
+            @Override
+            public void complete() {
+                latch.countDown();
+                future.signalComplete();
+            }
+        });
+        future.setOperation(op);
+        mconn.enqueueOperation(key, op);
+        return future;
+    }
+
+    // Runs on spymemcached's I/O thread, inside its connection handling, where an exception would be taken for a
+    // broken connection: a version that cannot be asked leaves the server on get until its next connection.
+    private void askVersion(int index, MemcachedNode node) {
+        long connection = versions.connected(index);
+        try {
+            broadcastOp((target, latch) -> version(index, connection, latch), List.of(node));
+        }
+        catch (RuntimeException shuttingDownOrQueueFull) {
+            logger.debug("could not ask memcached {} for its version: {}", node.getSocketAddress(),
+                    shuttingDownOrQueueFull.toString());
+        }
+    }
+
+    private Operation version(int index, long connection, CountDownLatch latch) {
+        return opFact.version(new OperationCallback() {
+
+            @Override
+            public void receivedStatus(OperationStatus status) {
+                if (status.isSuccess()) {
+                    versions.answered(index, connection, status.getMessage());
+                }
+            }
+
+            @Override
+            public void complete() {
+                latch.countDown();
+            }
+        });
+    }
+
+    // Runs on spymemcached's I/O thread; it only queues an operation, so it never holds up the connection.
+    private final class VersionOnConnect implements ConnectionObserver {
+
+        @Override
+        public void connectionEstablished(SocketAddress address, int reconnectCount) {
+            for (int index = 0; index < versions.size(); index++) {
+                MemcachedNode node = locator.node(index);
+                if (node != null && node.getSocketAddress().equals(address)) {
+                    askVersion(index, node);
+                }
+            }
+        }
+
+        @Override
+        public void connectionLost(SocketAddress address) {
+            for (int index = 0; index < versions.size(); index++) {
+                MemcachedNode node = locator.node(index);
+                if (node != null && node.getSocketAddress().equals(address)) {
+                    versions.lost(index);
+                }
+            }
+        }
+    }
+}
