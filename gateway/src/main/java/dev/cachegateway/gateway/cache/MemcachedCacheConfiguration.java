@@ -7,6 +7,7 @@ import dev.cachegateway.gateway.cache.miss.InFlightRequests;
 import dev.cachegateway.gateway.cache.miss.ReplicaLocks;
 import dev.cachegateway.gateway.cache.miss.ResponseStore;
 import dev.cachegateway.gateway.cache.outcome.CacheMetrics;
+import dev.cachegateway.gateway.cache.stale.BackgroundRefresh;
 import dev.cachegateway.gateway.memcached.ReactiveMemcached;
 import io.micrometer.core.instrument.MeterRegistry;
 
@@ -57,10 +58,15 @@ class MemcachedCacheConfiguration {
     }
 
     @Bean
+    BackgroundRefresh backgroundRefresh(ReplicaLocks replicas, MemcachedCacheProperties defaults) {
+        return new BackgroundRefresh(replicas, defaults.getLockTimeout());
+    }
+
+    @Bean
     MemcachedCacheGatewayFilterFactory memcachedCacheGatewayFilterFactory(MemcachedCacheProperties defaults,
             ItemLookup items, ResponseStore store, InFlightRequests inFlight, ReplicaLocks replicas,
-            CacheMetrics metrics) {
-        return new MemcachedCacheGatewayFilterFactory(defaults, items, store, inFlight, replicas, metrics);
+            BackgroundRefresh refresh, CacheMetrics metrics) {
+        return new MemcachedCacheGatewayFilterFactory(defaults, items, store, inFlight, replicas, refresh, metrics);
     }
 
     @Bean

@@ -12,6 +12,7 @@ import dev.cachegateway.gateway.cache.outcome.CacheMetrics;
 import dev.cachegateway.gateway.cache.outcome.CacheMetrics.Bypass;
 import dev.cachegateway.gateway.cache.outcome.CacheOutcome;
 import dev.cachegateway.gateway.cache.response.CapturedResponseWriter;
+import dev.cachegateway.gateway.cache.stale.StaleResponses;
 import reactor.core.publisher.Mono;
 
 import org.springframework.cloud.gateway.filter.GatewayFilter;
@@ -35,27 +36,53 @@ public final class MemcachedCacheFilter implements GatewayFilter, Ordered {
 
     private final ItemLookup items;
 
-    private final CacheKeyTemplate keys;
-
     private final List<String> bypassHeaders;
+
+    private final CacheMetrics metrics;
+
+    private final CacheKeyTemplate keys;
 
     private final BodyFormat format;
 
     private final MissCoalescing misses;
 
-    private final CacheMetrics metrics;
+    private final StaleResponses stale;
+
+    private final int refreshAhead;
 
     private final String settings;
 
-    public MemcachedCacheFilter(ItemLookup items, CacheKeyTemplate keys, List<String> bypassHeaders,
-            BodyFormat format, MissCoalescing misses, CacheMetrics metrics, String settings) {
+    /**
+     * @param items the lookup every route shares
+     * @param bypassHeaders the request headers that make a request pass the cache untouched
+     * @param metrics the meters every route shares
+     * @param route this route's parts
+     */
+    MemcachedCacheFilter(ItemLookup items, List<String> bypassHeaders, CacheMetrics metrics, Route route) {
         this.items = items;
-        this.keys = keys;
         this.bypassHeaders = List.copyOf(bypassHeaders);
-        this.format = format;
-        this.misses = misses;
         this.metrics = metrics;
-        this.settings = settings;
+        this.keys = route.keys();
+        this.format = route.format();
+        this.misses = route.misses();
+        this.stale = route.stale();
+        this.refreshAhead = route.refreshAhead();
+        this.settings = route.settings();
+    }
+
+    /**
+     * A route's own parts.
+     *
+     * @param keys its key template
+     * @param format how its items become responses
+     * @param misses its misses, coalesced
+     * @param stale its stale answers
+     * @param refreshAhead the seconds of an item's life left at which memcached names one lookup to refresh it; 0
+     * never
+     * @param settings its settings, for {@link #toString()}
+     */
+    record Route(CacheKeyTemplate keys, BodyFormat format, MissCoalescing misses, StaleResponses stale,
+            int refreshAhead, String settings) {
     }
 
     @Override
@@ -78,7 +105,7 @@ public final class MemcachedCacheFilter implements GatewayFilter, Ordered {
             }
             // Hit or miss is decided before anything is written: a write is an empty Mono, so chaining the
             // fallback on emptiness would send every hit to the backend as well.
-            return items.lookUp(key, request.getHeaders(), format)
+            return items.lookUp(key, request.getHeaders(), format, refreshAhead)
                     .flatMap(lookup -> respond(exchange, chain, key, outcome, lookup));
         });
     }
@@ -95,10 +122,10 @@ public final class MemcachedCacheFilter implements GatewayFilter, Ordered {
             return chain.filter(exchange);
         }
         String key = rendered.get();
-        return items.lookUp(key, request.getHeaders(), format).flatMap(lookup -> {
-            if (lookup instanceof Lookup.Hit hit) {
-                CacheOutcome.of(exchange.getResponse(), metrics).hit();
-                return CapturedResponseWriter.write(exchange, hit.response(format));
+        return items.lookUp(key, request.getHeaders(), format, refreshAhead).flatMap(lookup -> {
+            // A stale item, or one to refresh, needs the route's backend: the route answers it.
+            if (lookup instanceof Lookup.Hit hit && hit.age().fresh() && !hit.wonRefresh()) {
+                return hit(exchange, hit, CacheOutcome.of(exchange.getResponse(), metrics));
             }
             exchange.getAttributes().put(EarlyLookup.ATTRIBUTE, new EarlyLookup(this, key, lookup));
             return chain.filter(exchange);
@@ -108,8 +135,17 @@ public final class MemcachedCacheFilter implements GatewayFilter, Ordered {
     private Mono<Void> respond(ServerWebExchange exchange, GatewayFilterChain chain, String key,
             CacheOutcome outcome, Lookup lookup) {
         if (lookup instanceof Lookup.Hit hit) {
-            outcome.hit();
-            return CapturedResponseWriter.write(exchange, hit.response(format));
+            return switch (hit.age().staleness()) {
+                case FRESH -> hit.wonRefresh() ? stale.hitRefreshedEarly(exchange, chain, key, hit, outcome)
+                        : hit(exchange, hit, outcome);
+                case WHILE_REVALIDATE -> stale.whileRevalidate(exchange, chain, key, hit, outcome);
+                case IF_ERROR -> stale.ifError(exchange, hit, outcome,
+                        guarded -> misses.miss(guarded, chain, key, outcome));
+                case EXPIRED -> {
+                    outcome.expired(hit.age().ttl().orElse(0));
+                    yield misses.miss(exchange, chain, key, outcome);
+                }
+            };
         }
         if (lookup instanceof Lookup.Failed failed) {
             // memcached is failing: storing would only add to its load.
@@ -122,6 +158,11 @@ public final class MemcachedCacheFilter implements GatewayFilter, Ordered {
         }
         outcome.miss();
         return misses.miss(exchange, chain, key, outcome);
+    }
+
+    private Mono<Void> hit(ServerWebExchange exchange, Lookup.Hit hit, CacheOutcome outcome) {
+        outcome.hit();
+        return CapturedResponseWriter.write(exchange, hit.response(format));
     }
 
     private Optional<String> key(ServerHttpRequest request) {

@@ -13,6 +13,8 @@ import dev.cachegateway.gateway.cache.miss.ReplicaLocks;
 import dev.cachegateway.gateway.cache.miss.ResponseStore;
 import dev.cachegateway.gateway.cache.outcome.CacheMetrics;
 import dev.cachegateway.gateway.cache.policy.StorePolicy;
+import dev.cachegateway.gateway.cache.stale.BackgroundRefresh;
+import dev.cachegateway.gateway.cache.stale.StaleResponses;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.cloud.gateway.filter.GatewayFilter;
@@ -37,16 +39,19 @@ public class MemcachedCacheGatewayFilterFactory
 
     private final ReplicaLocks replicas;
 
+    private final BackgroundRefresh refresh;
+
     private final CacheMetrics metrics;
 
     MemcachedCacheGatewayFilterFactory(MemcachedCacheProperties defaults, ItemLookup items, ResponseStore store,
-            InFlightRequests inFlight, ReplicaLocks replicas, CacheMetrics metrics) {
+            InFlightRequests inFlight, ReplicaLocks replicas, BackgroundRefresh refresh, CacheMetrics metrics) {
         super(Config.class);
         this.defaults = defaults;
         this.items = items;
         this.store = store;
         this.inFlight = inFlight;
         this.replicas = replicas;
+        this.refresh = refresh;
         this.metrics = metrics;
     }
 
@@ -55,12 +60,14 @@ public class MemcachedCacheGatewayFilterFactory
         RouteSettings route = RouteSettings.of(config, defaults);
         CacheKeyTemplate keys = CacheKeyTemplate.parse(route.keyTemplate());
         StorePolicy policy = new StorePolicy(defaults.getStoreStatuses(), route.defaultTtl(), route.maxTtl(),
-                route.contentType(), route.gzipFlag(), defaults.getMaxItemSize().toBytes(), keys.headerNames());
+                route.contentType(), route.gzipFlag(), defaults.getMaxItemSize().toBytes(), keys.headerNames(),
+                route.stale());
         BodyFormat format = new BodyFormat(route.contentType(), route.gzipFlag());
-        MissCoalescing misses = new MissCoalescing(inFlight, replicas,
-                new BackendFallback(route.store(), policy, store, metrics), format, defaults.getLockTimeout());
-        return new MemcachedCacheFilter(items, keys, defaults.getBypassHeaders(),
-                format, misses, metrics, route.describe(this, defaults));
+        BackendFallback backend = new BackendFallback(route.store(), policy, store, metrics);
+        MissCoalescing misses = new MissCoalescing(inFlight, replicas, backend, format, defaults.getLockTimeout());
+        return new MemcachedCacheFilter(items, defaults.getBypassHeaders(), metrics, new MemcachedCacheFilter.Route(
+                keys, format, misses, new StaleResponses(refresh, backend, format), route.refreshAhead(),
+                route.describe(this, defaults)));
     }
 
     @Override
@@ -82,6 +89,12 @@ public class MemcachedCacheGatewayFilterFactory
         private @Nullable Duration defaultTtl;
 
         private @Nullable Duration maxTtl;
+
+        private @Nullable Duration staleWhileRevalidate;
+
+        private @Nullable Duration staleIfError;
+
+        private @Nullable Duration earlyRefresh;
 
         public @Nullable String getKeyTemplate() {
             return keyTemplate;
@@ -134,6 +147,33 @@ public class MemcachedCacheGatewayFilterFactory
 
         public Config setMaxTtl(@Nullable Duration maxTtl) {
             this.maxTtl = maxTtl;
+            return this;
+        }
+
+        public @Nullable Duration getStaleWhileRevalidate() {
+            return staleWhileRevalidate;
+        }
+
+        public Config setStaleWhileRevalidate(@Nullable Duration staleWhileRevalidate) {
+            this.staleWhileRevalidate = staleWhileRevalidate;
+            return this;
+        }
+
+        public @Nullable Duration getStaleIfError() {
+            return staleIfError;
+        }
+
+        public Config setStaleIfError(@Nullable Duration staleIfError) {
+            this.staleIfError = staleIfError;
+            return this;
+        }
+
+        public @Nullable Duration getEarlyRefresh() {
+            return earlyRefresh;
+        }
+
+        public Config setEarlyRefresh(@Nullable Duration earlyRefresh) {
+            this.earlyRefresh = earlyRefresh;
             return this;
         }
     }

@@ -38,6 +38,18 @@ public class MemcachedCacheProperties {
     /** The longest an answer may live whatever it says, per route; memcached itself takes at most 30 days. */
     private Duration maxTtl = Duration.ofDays(1);
 
+    /**
+     * How long past its freshness an item is served while one gateway refreshes it, for answers without
+     * stale-while-revalidate, per route; 0 is off. At most 1984 s is kept (what the item's flags can say).
+     */
+    private Duration staleWhileRevalidate = Duration.ZERO;
+
+    /** How long past its freshness an item is served when the backend fails, for answers without stale-if-error. */
+    private Duration staleIfError = Duration.ZERO;
+
+    /** How long before its freshness ends a hot item is refreshed, once, by the first lookup to ask; 0 is off. */
+    private Duration earlyRefresh = Duration.ZERO;
+
     /** The backend statuses whose answers are stored. */
     private List<Integer> storeStatuses = new ArrayList<>(List.of(200));
 
@@ -107,6 +119,30 @@ public class MemcachedCacheProperties {
 
     public void setMaxTtl(Duration maxTtl) {
         this.maxTtl = maxTtl;
+    }
+
+    public Duration getStaleWhileRevalidate() {
+        return staleWhileRevalidate;
+    }
+
+    public void setStaleWhileRevalidate(Duration staleWhileRevalidate) {
+        this.staleWhileRevalidate = staleWhileRevalidate;
+    }
+
+    public Duration getStaleIfError() {
+        return staleIfError;
+    }
+
+    public void setStaleIfError(Duration staleIfError) {
+        this.staleIfError = staleIfError;
+    }
+
+    public Duration getEarlyRefresh() {
+        return earlyRefresh;
+    }
+
+    public void setEarlyRefresh(Duration earlyRefresh) {
+        this.earlyRefresh = earlyRefresh;
     }
 
     public List<Integer> getStoreStatuses() {

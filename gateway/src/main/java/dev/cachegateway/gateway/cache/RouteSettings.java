@@ -5,6 +5,8 @@ import static org.springframework.cloud.gateway.support.GatewayToStringStyler.fi
 import java.time.Duration;
 
 import dev.cachegateway.gateway.cache.MemcachedCacheGatewayFilterFactory.Config;
+import dev.cachegateway.gateway.cache.policy.StaleFlags;
+import dev.cachegateway.gateway.cache.policy.StaleWindows;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.http.MediaType;
@@ -18,16 +20,38 @@ import org.springframework.http.MediaType;
  * @param store whether a miss is stored, or only looked up
  * @param defaultTtl the lifetime of an answer without explicit freshness
  * @param maxTtl the longest lifetime an item gets
+ * @param stale the stale windows of answers that name none
+ * @param earlyRefresh how long before its freshness ends a hot item is refreshed; zero is never
  */
 record RouteSettings(String keyTemplate, MediaType contentType, int gzipFlag, boolean store, Duration defaultTtl,
-        Duration maxTtl) {
+        Duration maxTtl, StaleWindows stale, Duration earlyRefresh) {
+
+    RouteSettings {
+        // The stale windows travel in flag bits 16-30; a gzip flag among them would read a window as gzip.
+        if ((gzipFlag & StaleFlags.MASK) != 0) {
+            throw new IllegalArgumentException("The gzip flag " + gzipFlag + " uses flag bits 16-30, which hold an"
+                    + " item's stale windows; choose a flag below 65536");
+        }
+    }
 
     static RouteSettings of(Config route, MemcachedCacheProperties defaults) {
         return new RouteSettings(orDefault(route.getKeyTemplate(), defaults.getKeyTemplate()),
                 MediaType.parseMediaType(orDefault(route.getContentType(), defaults.getContentType())),
                 orDefault(route.getGzipFlag(), defaults.getGzipFlag()), orDefault(route.getStore(), defaults.isStore()),
                 orDefault(route.getDefaultTtl(), defaults.getDefaultTtl()),
-                orDefault(route.getMaxTtl(), defaults.getMaxTtl()));
+                orDefault(route.getMaxTtl(), defaults.getMaxTtl()),
+                new StaleWindows(orDefault(route.getStaleWhileRevalidate(), defaults.getStaleWhileRevalidate())
+                        .toSeconds(), orDefault(route.getStaleIfError(), defaults.getStaleIfError()).toSeconds()),
+                orDefault(route.getEarlyRefresh(), defaults.getEarlyRefresh()));
+    }
+
+    /**
+     * The remaining life at which memcached names one lookup to refresh an item early ({@code mg ... R}), or 0 for
+     * never. An item lives for its freshness plus its stale window, so this is the route's window plus the early
+     * refresh; an answer that names a window of its own is refreshed that much earlier or later.
+     */
+    int refreshAhead() {
+        return earlyRefresh.isZero() ? 0 : (int) Math.min(Integer.MAX_VALUE, stale.longest() + earlyRefresh.toSeconds());
     }
 
     /** The filter's {@code toString()}: this route's settings, then those every route shares. */
@@ -39,6 +63,9 @@ record RouteSettings(String keyTemplate, MediaType contentType, int gzipFlag, bo
                 .append("store", store)
                 .append("defaultTtl", defaultTtl)
                 .append("maxTtl", maxTtl)
+                .append("staleWhileRevalidate", stale.whileRevalidate())
+                .append("staleIfError", stale.ifError())
+                .append("earlyRefresh", earlyRefresh)
                 .append("bypassHeaders", defaults.getBypassHeaders())
                 .append("storeStatuses", defaults.getStoreStatuses())
                 .append("maxItemSize", defaults.getMaxItemSize())

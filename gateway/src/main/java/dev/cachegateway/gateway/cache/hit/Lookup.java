@@ -1,6 +1,7 @@
 package dev.cachegateway.gateway.cache.hit;
 
 import dev.cachegateway.gateway.cache.format.BodyFormat;
+import dev.cachegateway.gateway.cache.policy.ItemAge;
 import dev.cachegateway.gateway.cache.response.CapturedResponse;
 import dev.cachegateway.gateway.memcached.CachedItem;
 import org.jspecify.annotations.Nullable;
@@ -14,8 +15,8 @@ public sealed interface Lookup {
     /** An item this client cannot take: gzip for a client without gzip. */
     Lookup UNUSABLE = Absent.UNUSABLE;
 
-    static Lookup hit(CachedItem item, @Nullable String etag) {
-        return new Hit(item, etag);
+    static Lookup hit(CachedItem item, @Nullable String etag, ItemAge age, boolean wonRefresh) {
+        return new Hit(item, etag, age, wonRefresh);
     }
 
     static Lookup failed(Throwable failure) {
@@ -28,12 +29,14 @@ public sealed interface Lookup {
     }
 
     /**
-     * An item this client can take.
+     * An item this client can take, fresh or stale.
      *
      * @param item the item
      * @param etag its ETag if it is known already, so that a near-cache hit does not hash the bytes again
+     * @param age where it stands against its freshness
+     * @param wonRefresh whether memcached chose this lookup, of all replicas', to refresh it early
      */
-    record Hit(CachedItem item, @Nullable String etag) implements Lookup {
+    record Hit(CachedItem item, @Nullable String etag, ItemAge age, boolean wonRefresh) implements Lookup {
 
         /** The response to this hit. */
         public CapturedResponse response(BodyFormat format) {

@@ -6,6 +6,7 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Expiry;
 import dev.cachegateway.gateway.cache.NearCacheProperties;
+import dev.cachegateway.gateway.cache.policy.ItemAge;
 import dev.cachegateway.gateway.cache.response.EntityTags;
 import dev.cachegateway.gateway.memcached.CachedItem;
 import org.jspecify.annotations.Nullable;
@@ -65,15 +66,19 @@ public final class NearCache {
         return items != null ? items.getIfPresent(key) : null;
     }
 
-    /** Keeps an item just read from memcached, for the near-cache TTL. */
-    public NearItem read(String key, CachedItem item) {
-        return keep(key, item, ttlNanos);
+    /**
+     * Keeps a fresh item just read from memcached, for the near-cache TTL and never past its freshness where the
+     * lookup learned it.
+     */
+    public NearItem read(String key, CachedItem item, ItemAge age) {
+        long freshNanos = age.ttl().isPresent() ? Duration.ofSeconds(age.ttl().getAsLong()).toNanos() : Long.MAX_VALUE;
+        return keep(key, item, Math.min(ttlNanos, freshNanos));
     }
 
-    /** Keeps an item this gateway just stored in memcached for {@code ttlSeconds} (0: no expiry there). */
-    public void stored(String key, CachedItem item, int ttlSeconds) {
-        long memcachedNanos = ttlSeconds > 0 ? Duration.ofSeconds(ttlSeconds).toNanos() : Long.MAX_VALUE;
-        keep(key, item, Math.min(ttlNanos, memcachedNanos));
+    /** Keeps an item this gateway just stored in memcached, fresh for {@code freshSeconds} (0: for ever). */
+    public void stored(String key, CachedItem item, long freshSeconds) {
+        long freshNanos = freshSeconds > 0 ? Duration.ofSeconds(freshSeconds).toNanos() : Long.MAX_VALUE;
+        keep(key, item, Math.min(ttlNanos, freshNanos));
     }
 
     public void invalidate(String key) {

@@ -5,6 +5,7 @@ import java.time.Duration;
 import dev.cachegateway.gateway.cache.hit.NearCache;
 import dev.cachegateway.gateway.cache.outcome.CacheMetrics;
 import dev.cachegateway.gateway.cache.outcome.CacheMetrics.Drop;
+import dev.cachegateway.gateway.cache.policy.StaleFlags;
 import dev.cachegateway.gateway.logging.BurstLog;
 import dev.cachegateway.gateway.memcached.CachedItem;
 import dev.cachegateway.gateway.memcached.MemcachedLimits;
@@ -59,7 +60,7 @@ public final class ResponseStore {
     private void stored(boolean accepted, String key, CachedItem item, int ttlSeconds) {
         if (accepted) {
             // Only what memcached took: the near-cache never holds an item that memcached does not.
-            near.stored(key, item, ttlSeconds);
+            near.stored(key, item, ttlSeconds - StaleFlags.decode(item.flags()).longest());
             metrics.stored();
         }
         else {

@@ -39,7 +39,17 @@ public final class CacheOutcome {
 
     private volatile @Nullable String detail;
 
+    // Seconds of freshness left, negative when stale; only said for stale answers.
+    private volatile @Nullable Long ttl;
+
+    private volatile @Nullable Integer backendStatus;
+
     private CacheOutcome() {
+    }
+
+    /** An outcome said nowhere and counted by no meter: a background refresh has no client to tell. */
+    public static CacheOutcome detached() {
+        return new CacheOutcome();
     }
 
     /** A new outcome for the exchange's response, written into it and counted when it commits. */
@@ -104,6 +114,30 @@ public final class CacheOutcome {
         collapsed = false;
     }
 
+    /** Answered with a stale item while one gateway refreshes it; {@code ttl} is its freshness left, negative. */
+    public void updating(long ttl) {
+        status = XCache.UPDATING;
+        forward = null;
+        this.ttl = ttl;
+        detail = "stale-while-revalidate";
+    }
+
+    /** A stale item went to the backend, past its stale-while-revalidate window. */
+    public void expired(long ttl) {
+        status = XCache.EXPIRED;
+        forward = "stale";
+        this.ttl = ttl;
+    }
+
+    /** The backend failed, with this status (or none, when it did not answer), so the stale item answered. */
+    public void staleOnError(@Nullable Integer backendStatus) {
+        status = XCache.STALE;
+        forward = "stale";
+        stored = false;
+        detail = "stale-if-error";
+        this.backendStatus = backendStatus;
+    }
+
     public void stored() {
         stored = true;
     }
@@ -119,11 +153,22 @@ public final class CacheOutcome {
 
     /** This cache's member of the Cache-Status list, an RFC 8941 item with parameters. */
     public String cacheStatus() {
-        if (forward == null) {
+        if (forward == null && ttl == null) {
             return HIT_MEMBER;
         }
         StringBuilder member = new StringBuilder(64).append(CACHE_NAME);
-        member.append("; fwd=").append(forward);
+        if (forward == null) {
+            member.append("; hit");
+        }
+        else {
+            member.append("; fwd=").append(forward);
+        }
+        if (backendStatus != null) {
+            member.append("; fwd-status=").append(backendStatus);
+        }
+        if (ttl != null) {
+            member.append("; ttl=").append(ttl);
+        }
         if (collapsed != null) {
             member.append(collapsed ? "; collapsed" : "; collapsed=?0");
         }

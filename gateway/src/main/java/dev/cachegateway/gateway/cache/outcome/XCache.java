@@ -19,7 +19,19 @@ public enum XCache {
     BYPASS,
 
     /** memcached failed or was too slow; answered by the backend, not stored. */
-    ERROR;
+    ERROR,
+
+    /**
+     * In memcached but stale, inside its stale-while-revalidate window: answered from memcached at once, while one
+     * gateway across all replicas refreshes it in the background (nginx's {@code UPDATING}).
+     */
+    UPDATING,
+
+    /** In memcached but stale; the backend failed, so answered with the stale item (stale-if-error). */
+    STALE,
+
+    /** In memcached but stale, past its stale-while-revalidate window; answered by the backend (nginx's word). */
+    EXPIRED;
 
     /** The response header that carries the status. */
     public static final String HEADER = "X-Cache";

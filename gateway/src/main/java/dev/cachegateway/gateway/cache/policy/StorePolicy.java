@@ -39,6 +39,8 @@ public final class StorePolicy {
 
     private final Set<String> keyedHeaders;
 
+    private final StaleWindows stale;
+
     /**
      * A route's rules.
      *
@@ -50,9 +52,10 @@ public final class StorePolicy {
      * @param maxItemSize the largest body, in bytes, that is stored
      * @param keyedHeaders the request headers, in lower case, that the route's key is made of: an answer that
      * varies on any other header would be served to requests it was not meant for
+     * @param stale the route's stale windows, for answers that name none
      */
     public StorePolicy(List<Integer> statuses, Duration defaultTtl, Duration maxTtl, MediaType contentType,
-            int gzipFlag, long maxItemSize, Set<String> keyedHeaders) {
+            int gzipFlag, long maxItemSize, Set<String> keyedHeaders, StaleWindows stale) {
         this.statuses = Set.copyOf(statuses);
         this.maxTtl = Math.min(maxTtl.toSeconds(), MemcachedLimits.MAX_TTL_SECONDS);
         this.defaultTtl = Math.min(defaultTtl.toSeconds(), this.maxTtl);
@@ -60,6 +63,7 @@ public final class StorePolicy {
         this.gzipFlag = gzipFlag;
         this.maxItemSize = maxItemSize;
         this.keyedHeaders = Set.copyOf(keyedHeaders);
+        this.stale = stale;
     }
 
     /** The largest body, in bytes, that is stored. */
@@ -100,8 +104,13 @@ public final class StorePolicy {
         if (lifetime.isEmpty() && defaultTtl == 0) {
             return StoreDecision.skip(Skip.NO_FRESHNESS);
         }
-        long ttl = Math.min(lifetime.orElse(defaultTtl), maxTtl);
-        return ttl > 0 ? StoreDecision.store((int) ttl, flags.getAsInt()) : StoreDecision.skip(Skip.EXPIRED);
+        long fresh = Math.min(lifetime.orElse(defaultTtl), maxTtl);
+        if (fresh <= 0) {
+            return StoreDecision.skip(Skip.EXPIRED);
+        }
+        // max-ttl caps the whole life; the item outlives its freshness by exactly what its flags will say.
+        StaleWindows windows = StaleFlags.rounded(StaleWindows.of(cacheControl, stale).atMost(maxTtl - fresh));
+        return StoreDecision.store((int) (fresh + windows.longest()), flags.getAsInt() | StaleFlags.encode(windows));
     }
 
     /*

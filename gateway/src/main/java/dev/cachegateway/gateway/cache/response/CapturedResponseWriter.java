@@ -26,8 +26,11 @@ public final class CapturedResponseWriter {
     }
 
     public static Mono<Void> write(ServerWebExchange exchange, CapturedResponse answer) {
-        ServerHttpRequest request = exchange.getRequest();
-        ServerHttpResponse response = exchange.getResponse();
+        return write(exchange.getRequest(), exchange.getResponse(), answer);
+    }
+
+    /** The same, onto a response that is not the exchange's own, such as the one a decorator wraps. */
+    public static Mono<Void> write(ServerHttpRequest request, ServerHttpResponse response, CapturedResponse answer) {
         HttpHeaders headers = response.getHeaders();
         if (HttpStatus.OK.equals(answer.status())
                 && EntityTags.noneMatchFails(request.getHeaders(), answer.headers().getETag())) {

@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 
 import dev.cachegateway.gateway.cache.NearCacheProperties;
+import dev.cachegateway.gateway.cache.policy.ItemAge;
 import dev.cachegateway.gateway.memcached.CachedItem;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
@@ -23,7 +24,7 @@ class NearCacheExpiryTests {
         properties.setTtl(Duration.ofMillis(300));
         NearCache near = NearCache.of(properties);
 
-        near.read("/a", ITEM);
+        near.read("/a", ITEM, ItemAge.UNKNOWN);
 
         assertThat(near.get("/a")).isNotNull();
         Awaitility.await("the near-cache TTL to pass").atMost(Duration.ofSeconds(5)).until(() -> near.get("/a") == null);
@@ -33,7 +34,7 @@ class NearCacheExpiryTests {
     void holdsNothingByDefault() {
         NearCache near = NearCache.of(new NearCacheProperties());
 
-        near.read("/a", ITEM);
+        near.read("/a", ITEM, ItemAge.UNKNOWN);
         near.stored("/b", ITEM, 60);
 
         assertThat(near.enabled()).isFalse();
@@ -51,5 +52,17 @@ class NearCacheExpiryTests {
 
         assertThat(near.get("/c")).isNotNull();
         Awaitility.await("the memcached TTL to pass").atMost(Duration.ofSeconds(5)).until(() -> near.get("/c") == null);
+    }
+
+    @Test
+    void keepsAReadItemNoLongerThanTheFreshnessItsLookupLearned() {
+        NearCacheProperties properties = new NearCacheProperties();
+        properties.setTtl(Duration.ofHours(1));
+        NearCache near = NearCache.of(properties);
+
+        near.read("/d", ITEM, ItemAge.of(0, 1));
+
+        Awaitility.await("the item's freshness to pass").atMost(Duration.ofSeconds(5))
+                .until(() -> near.get("/d") == null);
     }
 }

@@ -22,10 +22,10 @@ class StorePolicyTests {
     static final long NOW = Instant.parse("2026-11-29T12:00:00Z").toEpochMilli();
 
     private final StorePolicy policy = new StorePolicy(List.of(200), Duration.ofSeconds(60), Duration.ofHours(1),
-            MediaType.APPLICATION_JSON, 2, 1024, Set.of("accept-language"));
+            MediaType.APPLICATION_JSON, 2, 1024, Set.of("accept-language"), StaleWindows.NONE);
 
     private final StorePolicy noDefault = new StorePolicy(List.of(200), Duration.ZERO, Duration.ofHours(1),
-            MediaType.APPLICATION_JSON, 2, 1024, Set.of());
+            MediaType.APPLICATION_JSON, 2, 1024, Set.of(), StaleWindows.NONE);
 
     @ParameterizedTest(name = "Cache-Control: {0} -> stored for {1} s")
     @CsvSource(delimiter = '|', textBlock = """
@@ -189,7 +189,7 @@ class StorePolicyTests {
                 .isEqualTo(Skip.CONTENT_ENCODING);
 
         StorePolicy noGzipFlag = new StorePolicy(List.of(200), Duration.ofSeconds(60), Duration.ofHours(1),
-                MediaType.APPLICATION_JSON, 0, 1024, Set.of());
+                MediaType.APPLICATION_JSON, 0, 1024, Set.of(), StaleWindows.NONE);
         assertThat(noGzipFlag.decide(HttpMethod.GET, HttpStatus.OK,
                 json().header(HttpHeaders.CONTENT_ENCODING, "gzip").headers, NOW).skipped())
                 .isEqualTo(Skip.CONTENT_ENCODING);
@@ -204,7 +204,7 @@ class StorePolicyTests {
     @Test
     void capsEveryLifetimeAtMemcachedsThirtyDays() {
         StorePolicy generous = new StorePolicy(List.of(200), Duration.ofDays(365), Duration.ofDays(365),
-                MediaType.APPLICATION_JSON, 0, 1024, Set.of());
+                MediaType.APPLICATION_JSON, 0, 1024, Set.of(), StaleWindows.NONE);
 
         assertThat(generous.decide(HttpMethod.GET, HttpStatus.OK, json().headers, NOW).ttlSeconds())
                 .isEqualTo(30 * 24 * 3600);
