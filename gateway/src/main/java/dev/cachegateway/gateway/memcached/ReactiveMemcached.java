@@ -56,9 +56,6 @@ public class ReactiveMemcached implements AutoCloseable {
      * with {@code get} ({@link MetaItem#withoutMeta}). Fails as {@link #get} does.
      */
     public Mono<MetaItem> lookup(String key, int recacheSeconds) {
-        if (recacheSeconds < 0) {
-            return Mono.error(new IllegalArgumentException("recacheSeconds must not be negative: " + recacheSeconds));
-        }
         return onNodeOf(key, node -> {
             PoolClient meta = pool.metaClientFor(node);
             return meta != null

@@ -169,7 +169,8 @@ class MetaFallbackTests {
             Health health = new MemcachedHealthIndicator(client).health(true).block(TIMEOUT);
             assertThat(health).isNotNull();
             @SuppressWarnings("unchecked")
-            Map<String, Map<String, Object>> nodes = (Map<String, Map<String, Object>>) health.getDetails().get("nodes");
+            Map<String, Map<String, Object>> nodes =
+                    (Map<String, Map<String, Object>>) health.getDetails().get("nodes");
             assertThat(nodes.get(MemcachedContainer.address(memcached))).containsEntry("metaCommands", true);
             assertThat(nodes.get(old.address())).containsEntry("metaCommands", false).containsEntry("version", "1.6.9");
         }

@@ -89,7 +89,8 @@ public final class FakeMemcached implements AutoCloseable {
     }
 
     private void serve(Socket connection) {
-        try (connection; InputStream in = connection.getInputStream(); OutputStream out = connection.getOutputStream()) {
+        try (connection; InputStream in = connection.getInputStream();
+                OutputStream out = connection.getOutputStream()) {
             for (String line = readLine(in); line != null; line = readLine(in)) {
                 String[] words = line.split(" ");
                 commands.add(words[0]);
@@ -111,8 +112,9 @@ public final class FakeMemcached implements AutoCloseable {
                 for (int i = 1; i < words.length; i++) {
                     Item item = items.get(words[i]);
                     if (item != null) {
-                        found.append("VALUE ").append(words[i]).append(' ').append(Integer.toUnsignedString(item.flags()))
-                                .append(' ').append(item.value().length).append("\r\n")
+                        found.append("VALUE ").append(words[i]).append(' ')
+                                .append(Integer.toUnsignedString(item.flags())).append(' ')
+                                .append(item.value().length).append("\r\n")
                                 .append(new String(item.value(), StandardCharsets.ISO_8859_1)).append("\r\n");
                     }
                 }
