@@ -21,6 +21,7 @@ import dev.cachegateway.gateway.support.FakeMemcached;
 import dev.cachegateway.gateway.support.MemcachedContainer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.util.concurrent.ImmediateEventExecutor;
+import net.spy.memcached.ConnectionFactoryBuilder.Protocol;
 import net.spy.memcached.ops.OperationException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -111,6 +112,24 @@ class MetaFallbackTests {
             assertThat(client.servers().get(0).metaCommands()).isFalse();
             StepVerifier.create(client.lookup("/absent", 0)).verifyComplete();
             assertThat(old.commands()).doesNotContain("mg");
+        }
+    }
+
+    @Test
+    void looksUpWithGetOverTheBinaryProtocolWhichHasNoMetaCommands() throws Exception {
+        try (ReactiveMemcached client = TestMemcached.connect(MemcachedContainer.address(memcached), TIMEOUT,
+                properties -> properties.setProtocol(Protocol.BINARY))) {
+            StepVerifier.create(client.set("/page", 60, new CachedItem(bytes("binary"), 0))).expectNext(true)
+                    .verifyComplete();
+
+            StepVerifier.create(client.lookup("/page", 30))
+                    .assertNext(found -> {
+                        assertThat(found.item().value()).isEqualTo(bytes("binary"));
+                        assertThat(found.ttlKnown()).isFalse();
+                    })
+                    .verifyComplete();
+            assertThat(client.servers().get(0).metaCommands()).isFalse();
+            assertThat(client.servers().get(0).version()).isNull();
         }
     }
 

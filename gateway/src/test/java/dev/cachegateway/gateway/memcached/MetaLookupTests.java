@@ -177,6 +177,11 @@ class MetaLookupTests {
     }
 
     @Test
+    void refusesToInvalidateForNoTimeSinceMemcachedWouldKeepTheStaleItemForever() {
+        StepVerifier.create(client.invalidate("/page", 0)).expectError(IllegalArgumentException.class).verify();
+    }
+
+    @Test
     void givesEachOfManyLookupsInFlightOnOneConnectionItsOwnAnswer() throws Exception {
         int keys = 300;
         for (int i = 0; i < keys; i += 2) {
