@@ -45,7 +45,7 @@ public class ReactiveMemcached implements AutoCloseable {
      * operation queue, an open circuit breaker, a server without an address, and a key memcached cannot take.
      */
     public Mono<CachedItem> get(String key) {
-        return onNodeOf(key, node -> guarded(node, node.timers().get(), lookup(node, key)));
+        return onNodeOf(key, node -> guarded(node, node.timers().get(), getFrom(node, key)));
     }
 
     /**
@@ -60,7 +60,7 @@ public class ReactiveMemcached implements AutoCloseable {
             PoolClient meta = pool.metaClientFor(node);
             return meta != null
                     ? guarded(node, node.timers().metaGet(), futures.operation(() -> meta.metaGet(key, recacheSeconds)))
-                    : guarded(node, node.timers().get(), lookup(node, key).map(MetaItem::withoutMeta));
+                    : guarded(node, node.timers().get(), getFrom(node, key).map(MetaItem::withoutMeta));
         });
     }
 
@@ -130,7 +130,7 @@ public class ReactiveMemcached implements AutoCloseable {
     public Mono<Void> probe(int index) {
         PoolNode node = pool.nodes().get(index);
         String probeKey = node.probeKey();
-        return probeKey != null ? lookup(node, probeKey).then() : Mono.empty();
+        return probeKey != null ? getFrom(node, probeKey).then() : Mono.empty();
     }
 
     /** How many of the configured servers have a live connection now; asks nothing of them. */
@@ -147,7 +147,7 @@ public class ReactiveMemcached implements AutoCloseable {
         return Mono.defer(() -> operation.apply(pool.nodeFor(key)));
     }
 
-    private Mono<CachedItem> lookup(PoolNode node, String key) {
+    private Mono<CachedItem> getFrom(PoolNode node, String key) {
         return futures.get(() -> pool.clientFor(node).asyncGet(key, transcoder));
     }
 
