@@ -20,11 +20,12 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * spymemcached's client, plus memcached's meta commands on the same connections, and each server's version, asked
- * as each connection comes up. A subclass, because the connection's queue is reached only through
- * {@code MemcachedClient}'s protected {@code mconn}: the meta commands enqueue there exactly as spymemcached's own
- * {@code asyncGet} does, by key, with its key check, its fail-fast on a down server and its ordering, so they share
- * the queue, the pipelining and the failure handling of every other operation. The versions are asked by
- * {@link VersionCheck}.
+ * as each connection comes up. The meta commands enqueue exactly as spymemcached's own {@code asyncGet} does, with
+ * the connection's public {@code enqueueOperation}: by key, with its key check, its fail-fast on a down server
+ * (FailureMode.Cancel) and its ordering, so they share the queue, the pipelining and the failure handling of every
+ * other operation. That connection is {@code MemcachedClient}'s protected {@code mconn}, hence a subclass, which is
+ * what EVCache does too; the public alternative, {@code broadcastOp} to one node, skips the key check and the
+ * fail-fast and counts down a latch per operation. The versions are asked by {@link VersionCheck}.
  */
 public final class PoolClient extends MemcachedClient {
 
