@@ -45,7 +45,7 @@ public class ReactiveMemcached implements AutoCloseable {
      * operation queue, an open circuit breaker, a server without an address, and a key memcached cannot take.
      */
     public Mono<CachedItem> get(String key) {
-        return onNodeOf(key, node -> guarded(node, node.timers().get(), lookup(node, key)));
+        return onNodeOf(key, node -> guarded(node, node.timers().get(), getFrom(node, key)));
     }
 
     /**
@@ -56,14 +56,11 @@ public class ReactiveMemcached implements AutoCloseable {
      * with {@code get} ({@link MetaItem#withoutMeta}). Fails as {@link #get} does.
      */
     public Mono<MetaItem> lookup(String key, int recacheSeconds) {
-        if (recacheSeconds < 0) {
-            return Mono.error(new IllegalArgumentException("recacheSeconds must not be negative: " + recacheSeconds));
-        }
         return onNodeOf(key, node -> {
             PoolClient meta = pool.metaClientFor(node);
             return meta != null
                     ? guarded(node, node.timers().metaGet(), futures.operation(() -> meta.metaGet(key, recacheSeconds)))
-                    : guarded(node, node.timers().get(), lookup(node, key).map(MetaItem::withoutMeta));
+                    : guarded(node, node.timers().get(), getFrom(node, key).map(MetaItem::withoutMeta));
         });
     }
 
@@ -133,7 +130,7 @@ public class ReactiveMemcached implements AutoCloseable {
     public Mono<Void> probe(int index) {
         PoolNode node = pool.nodes().get(index);
         String probeKey = node.probeKey();
-        return probeKey != null ? lookup(node, probeKey).then() : Mono.empty();
+        return probeKey != null ? getFrom(node, probeKey).then() : Mono.empty();
     }
 
     /** How many of the configured servers have a live connection now; asks nothing of them. */
@@ -150,7 +147,7 @@ public class ReactiveMemcached implements AutoCloseable {
         return Mono.defer(() -> operation.apply(pool.nodeFor(key)));
     }
 
-    private Mono<CachedItem> lookup(PoolNode node, String key) {
+    private Mono<CachedItem> getFrom(PoolNode node, String key) {
         return futures.get(() -> pool.clientFor(node).asyncGet(key, transcoder));
     }
 

@@ -2,7 +2,6 @@ package dev.cachegateway.gateway.memcached.pool;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.SocketAddress;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.function.Function;
@@ -13,28 +12,22 @@ import dev.cachegateway.gateway.memcached.protocol.meta.MetaGetOperation;
 import dev.cachegateway.gateway.memcached.protocol.meta.MetaInvalidateOperation;
 import dev.cachegateway.gateway.memcached.ring.RingLocator;
 import net.spy.memcached.ConnectionFactory;
-import net.spy.memcached.ConnectionObserver;
 import net.spy.memcached.MemcachedClient;
-import net.spy.memcached.MemcachedNode;
 import net.spy.memcached.internal.OperationFuture;
 import net.spy.memcached.ops.Operation;
-import net.spy.memcached.ops.OperationCallback;
 import net.spy.memcached.ops.OperationStatus;
 import org.jspecify.annotations.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * spymemcached's client, plus memcached's meta commands on the same connections, and each server's version, asked
- * as each connection comes up. A subclass, because the connection's queue is reached only through
- * {@code MemcachedClient}'s protected {@code mconn}: the meta commands enqueue there exactly as spymemcached's own
- * {@code asyncGet} does, by key, with its key check, its fail-fast on a down server and its ordering, so they share
- * the queue, the pipelining and the failure handling of every other operation. The version is asked with
- * {@code broadcastOp}, the one public way to address a server rather than a key.
+ * as each connection comes up. The meta commands enqueue exactly as spymemcached's own {@code asyncGet} does, with
+ * the connection's public {@code enqueueOperation}: by key, with its key check, its fail-fast on a down server
+ * (FailureMode.Cancel) and its ordering, so they share the queue, the pipelining and the failure handling of every
+ * other operation. That connection is {@code MemcachedClient}'s protected {@code mconn}, hence a subclass, which is
+ * what EVCache does too; the public alternative, {@code broadcastOp} to one node, skips the key check and the
+ * fail-fast and counts down a latch per operation. The versions are asked by {@link VersionCheck}.
  */
 public final class PoolClient extends MemcachedClient {
-
-    private static final Logger logger = LoggerFactory.getLogger(PoolClient.class);
 
     private final RingLocator locator;
 
@@ -54,14 +47,7 @@ public final class PoolClient extends MemcachedClient {
             boolean textProtocol) throws IOException {
         PoolClient client = new PoolClient(factory, addresses, servers);
         if (textProtocol) {
-            client.addObserver(client.new VersionOnConnect());
-            // A connection that came up before the observer was in place has not been asked yet.
-            for (int index = 0; index < servers; index++) {
-                MemcachedNode node = client.locator.node(index);
-                if (node != null && node.isActive()) {
-                    client.askVersion(index, node);
-                }
-            }
+            VersionCheck.start(client, client.locator, client.versions);
         }
         return client;
     }
@@ -113,59 +99,5 @@ public final class PoolClient extends MemcachedClient {
         future.setOperation(op);
         mconn.enqueueOperation(key, op);
         return future;
-    }
-
-    // Runs on spymemcached's I/O thread, inside its connection handling, where an exception would be taken for a
-    // broken connection: a version that cannot be asked leaves the server on get until its next connection.
-    private void askVersion(int index, MemcachedNode node) {
-        long connection = versions.connected(index);
-        try {
-            broadcastOp((target, latch) -> version(index, connection, latch), List.of(node));
-        }
-        catch (RuntimeException shuttingDownOrQueueFull) {
-            logger.debug("could not ask memcached {} for its version: {}", node.getSocketAddress(),
-                    shuttingDownOrQueueFull.toString());
-        }
-    }
-
-    private Operation version(int index, long connection, CountDownLatch latch) {
-        return opFact.version(new OperationCallback() {
-
-            @Override
-            public void receivedStatus(OperationStatus status) {
-                if (status.isSuccess()) {
-                    versions.answered(index, connection, status.getMessage());
-                }
-            }
-
-            @Override
-            public void complete() {
-                latch.countDown();
-            }
-        });
-    }
-
-    // Runs on spymemcached's I/O thread; it only queues an operation, so it never holds up the connection.
-    private final class VersionOnConnect implements ConnectionObserver {
-
-        @Override
-        public void connectionEstablished(SocketAddress address, int reconnectCount) {
-            for (int index = 0; index < versions.size(); index++) {
-                MemcachedNode node = locator.node(index);
-                if (node != null && node.getSocketAddress().equals(address)) {
-                    askVersion(index, node);
-                }
-            }
-        }
-
-        @Override
-        public void connectionLost(SocketAddress address) {
-            for (int index = 0; index < versions.size(); index++) {
-                MemcachedNode node = locator.node(index);
-                if (node != null && node.getSocketAddress().equals(address)) {
-                    versions.lost(index);
-                }
-            }
-        }
     }
 }

@@ -39,12 +39,9 @@ public final class MetaGetOperation extends AsciiOperationBase {
 
     private int crlfRead;
 
-    /** @param recacheSeconds the threshold for {@code R}; 0 sends none */
+    /** @param recacheSeconds the threshold for {@code R}; 0 or less sends none */
     public MetaGetOperation(String key, int recacheSeconds, MetaCallback<MetaItem> callback) {
         super(callback);
-        if (recacheSeconds < 0) {
-            throw new IllegalArgumentException("recacheSeconds must not be negative: " + recacheSeconds);
-        }
         this.key = key;
         this.recacheSeconds = recacheSeconds;
         this.callback = callback;
