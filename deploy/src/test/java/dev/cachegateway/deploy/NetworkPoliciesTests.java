@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 
@@ -133,6 +134,23 @@ class NetworkPoliciesTests {
                     .containsExactly("Ingress");
             assertThat(policy.getSpec().getEgress()).as(policy.getMetadata().getName()).isNullOrEmpty();
         });
+    }
+
+    @Test
+    void theOperatorsLabelsAreTheOnesTheReadmeGives() {
+        Map<String, String> labels = new HashMap<>();
+        for (NetworkPolicy policy : policies) {
+            for (NetworkPolicyIngressRule rule : policy.getSpec().getIngress()) {
+                for (NetworkPolicyPeer peer : rule.getFrom()) {
+                    Stream.of(peer.getPodSelector(), peer.getNamespaceSelector()).filter(Objects::nonNull)
+                            .forEach(selector -> labels.putAll(selector.getMatchLabels()));
+                }
+            }
+        }
+        labels.keySet().removeIf(label -> label.startsWith("app.kubernetes.io/"));
+        assertThat(labels).isEqualTo(Map.of(WRITER, "true", MONITORING, "true"));
+        labels.forEach((label, value) -> assertThat(RestrictedNamespaceTests.readme())
+                .contains("`%s: \"%s\"`".formatted(label, value)));
     }
 
     @ParameterizedTest(name = "{0} fails when {1}")
