@@ -11,6 +11,8 @@ import java.util.Objects;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 
+import dev.cachegateway.deploy.NetworkPolicies.Namespace;
+import dev.cachegateway.deploy.NetworkPolicies.Source;
 import io.fabric8.kubernetes.api.model.ContainerPort;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.IntOrString;
@@ -24,9 +26,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-
-import dev.cachegateway.deploy.NetworkPolicies.Namespace;
-import dev.cachegateway.deploy.NetworkPolicies.Source;
 
 /**
  * Who may talk to whom, found by evaluating the policies in k8s/ for the real pods and ports; and each check, run
