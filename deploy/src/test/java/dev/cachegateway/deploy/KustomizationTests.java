@@ -12,6 +12,7 @@ import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import org.junit.jupiter.api.Test;
 
@@ -21,7 +22,7 @@ class KustomizationTests {
     static final Map<String, Class<? extends HasMetadata>> KINDS = Map.of("Service", Service.class,
             "Deployment", Deployment.class, "StatefulSet", StatefulSet.class,
             "PodDisruptionBudget", PodDisruptionBudget.class,
-            "HorizontalPodAutoscaler", HorizontalPodAutoscaler.class);
+            "HorizontalPodAutoscaler", HorizontalPodAutoscaler.class, "NetworkPolicy", NetworkPolicy.class);
 
     final Manifests manifests = Manifests.load();
 
