@@ -10,6 +10,7 @@ cd "$(dirname "$0")/.."
 
 ports=(41211 41212 41213)
 comments_port=44567
+short_port=44568
 gateway_port=48080
 management_port=48081
 nginx_port=48090
@@ -25,15 +26,17 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
-start_gateway() { # ring
+start_gateway() { # ring [backend-port [setting...]]
+    local ring=$1 backend=${2:-$comments_port}
+    shift $(($# < 2 ? $# : 2))
     # Placement, not speed, is under test: a loaded CI machine must not turn a slow store into a missing item.
-    spawn "$work/gateway-$1.log" java -Xmx128m -jar "$gateway_jar" --server.port="$gateway_port" \
-        --management.server.port="$management_port" --memcached.ring="$1" \
+    spawn "$work/gateway-$ring.log" java -Xmx128m -jar "$gateway_jar" --server.port="$gateway_port" \
+        --management.server.port="$management_port" --memcached.ring="$ring" \
         --memcached.operation-timeout=1s \
         --memcached.servers="127.0.0.1:${ports[0]},127.0.0.1:${ports[1]},127.0.0.1:${ports[2]}" \
-        --comments-service.uri="http://127.0.0.1:$comments_port"
+        --comments-service.uri="http://127.0.0.1:$backend" "$@"
     gateway_pid=$spawned
-    await "http://127.0.0.1:$management_port/actuator/health" 90 "$gateway_pid" "$work/gateway-$1.log"
+    await "http://127.0.0.1:$management_port/actuator/health" 90 "$gateway_pid" "$work/gateway-$ring.log"
 }
 
 stop_gateway() { stop_all "$gateway_pid"; }
@@ -126,3 +129,26 @@ log "nginx served $control of 100 items the gateway stored with the other ring"
 stop_gateway
 [ "$control" -lt 100 ] || fail "nginx found every item with a ring it does not use: the check cannot tell"
 log "passed: the nginx ring agrees with nginx on all 100 keys; the libmemcached ring on $control"
+
+log "stale window: items stored with a stale-if-error window, read by nginx byte for byte once they are stale"
+flush_all
+# A backend whose answers are fresh for 1 s, so that the items go stale at once.
+spawn "$work/comments-short.log" java -Xmx96m -jar "$comments_jar" --server.port="$short_port" --comments.max-age=1s
+short_pid=$spawned
+await "http://127.0.0.1:$short_port/actuator/health" 90 "$short_pid" "$work/comments-short.log"
+start_gateway nginx "$short_port" --memcached.cache.stale-if-error=60s
+for i in $(seq 201 210); do
+    curl -fs -o "$work/stored-$i.body" "http://127.0.0.1:$gateway_port/api/v1/comments/$i"
+done
+stop_all "$short_pid"
+for i in $(seq 201 210); do
+    path=/api/v1/comments/$i
+    # With the backend gone, STALE says the item is past its freshness and inside its window.
+    await_x_cache "http://127.0.0.1:$gateway_port$path" STALE 20 || fail "$path was not answered stale"
+    curl -fs -o "$work/nginx.body" "http://127.0.0.1:$nginx_port$path" || fail "nginx did not serve $path"
+    cmp -s "$work/nginx.body" "$work/stored-$i.body" || fail "nginx served other bytes for the stale $path"
+    cmp -s <(curl -s "http://127.0.0.1:$gateway_port$path") "$work/stored-$i.body" \
+        || fail "the gateway's stale answer for $path differs from what it stored"
+done
+stop_gateway
+log "passed: nginx served all 10 stale items byte for byte, and the gateway answered them STALE"

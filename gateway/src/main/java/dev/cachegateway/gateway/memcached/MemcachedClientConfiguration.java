@@ -87,7 +87,8 @@ class MemcachedClientConfiguration {
                 Executors.newSingleThreadScheduledExecutor(daemonThreads("memcached-resolver-"));
         long interval = properties.getResolveInterval().toMillis();
         refresher.scheduleWithFixedDelay(() -> refresh(pool), interval, interval, TimeUnit.MILLISECONDS);
-        return new ReactiveMemcached(pool, properties.getOperationTimeout(), refresher::shutdownNow, completions);
+        return new ReactiveMemcached(pool, properties.getOperationTimeout(), properties.isMetaCommands(),
+                refresher::shutdownNow, completions);
     }
 
     // A failed refresh must not end the schedule: the next one may succeed.

@@ -37,6 +37,12 @@ public class MemcachedProperties {
     /** The longest pause between attempts to reconnect to a server that went away (whole seconds). */
     private Duration maxReconnectDelay = Duration.ofSeconds(2);
 
+    /**
+     * Whether lookups use memcached's meta commands (mg) where a server has them (1.6.10 and later): they tell an
+     * item's remaining TTL, which stale answers need. Off, every lookup is a get, which spymemcached may merge.
+     */
+    private boolean metaCommands = true;
+
     /** Whether lookups that wait together for one server are sent to it as one multi-get. */
     private boolean mergeLookups = true;
 
@@ -99,6 +105,14 @@ public class MemcachedProperties {
 
     public void setMaxReconnectDelay(Duration maxReconnectDelay) {
         this.maxReconnectDelay = maxReconnectDelay;
+    }
+
+    public boolean isMetaCommands() {
+        return metaCommands;
+    }
+
+    public void setMetaCommands(boolean metaCommands) {
+        this.metaCommands = metaCommands;
     }
 
     public boolean isMergeLookups() {

@@ -17,6 +17,7 @@ import io.github.resilience4j.reactor.circuitbreaker.operator.CircuitBreakerOper
 import net.spy.memcached.CachedData;
 import net.spy.memcached.MemcachedClient;
 import net.spy.memcached.internal.OperationFuture;
+import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 
 /**
@@ -33,8 +34,13 @@ public class ReactiveMemcached implements AutoCloseable {
 
     private final FutureBridge futures;
 
-    ReactiveMemcached(MemcachedPool pool, Duration timeout, AutoCloseable refresher, CompletionThreads completions) {
+    // Off, every lookup is a get, as against a server without meta commands.
+    private final boolean metaCommands;
+
+    ReactiveMemcached(MemcachedPool pool, Duration timeout, boolean metaCommands, AutoCloseable refresher,
+            CompletionThreads completions) {
         this.pool = pool;
+        this.metaCommands = metaCommands;
         OperationDeadlines deadlines = new OperationDeadlines(timeout);
         this.futures = new FutureBridge(deadlines, completions);
         this.resources = List.of(refresher, pool, completions, deadlines);
@@ -57,7 +63,7 @@ public class ReactiveMemcached implements AutoCloseable {
      */
     public Mono<MetaItem> lookup(String key, int recacheSeconds) {
         return onNodeOf(key, node -> {
-            PoolClient meta = pool.metaClientFor(node);
+            PoolClient meta = metaClientFor(node);
             return meta != null
                     ? guarded(node, node.timers().metaGet(), futures.operation(() -> meta.metaGet(key, recacheSeconds)))
                     : guarded(node, node.timers().get(), getFrom(node, key).map(MetaItem::withoutMeta));
@@ -74,7 +80,7 @@ public class ReactiveMemcached implements AutoCloseable {
             return Mono.error(new IllegalArgumentException("keepSeconds must be positive: " + keepSeconds));
         }
         return onNodeOf(key, node -> {
-            PoolClient meta = pool.metaClientFor(node);
+            PoolClient meta = metaClientFor(node);
             return meta != null
                     ? guarded(node, node.timers().metaDelete(),
                             futures.operation(() -> meta.metaInvalidate(key, keepSeconds)))
@@ -123,7 +129,7 @@ public class ReactiveMemcached implements AutoCloseable {
     public List<ServerState> servers() {
         return pool.nodes().stream().map(node -> new ServerState(node.server().text(), pool.addressOf(node),
                 pool.isConnected(node), node.breaker().getState(), pool.versionOf(node),
-                pool.metaClientFor(node) != null)).toList();
+                metaClientFor(node) != null)).toList();
     }
 
     /** A lookup on the server at {@code index} that goes to memcached whatever its breaker says: for health. */
@@ -165,6 +171,10 @@ public class ReactiveMemcached implements AutoCloseable {
                 }
             });
         }).transformDeferred(CircuitBreakerOperator.of(node.breaker()));
+    }
+
+    private @Nullable PoolClient metaClientFor(PoolNode node) {
+        return metaCommands ? pool.metaClientFor(node) : null;
     }
 
     /** Stops following addresses, lets queued operations reach memcached for a while, then closes. */
