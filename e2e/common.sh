@@ -91,3 +91,17 @@ build_and_start() {
     await_healthy gateway 180
     "${compose[@]}" ps
 }
+
+# The flags of an item stored with a 60 s stale-if-error window and no stale-while-revalidate, as the gateway
+# writes them: bits 23-30 hold the window (code 46 is 60 s; StaleFlags in the gateway has the encoding).
+stale_if_error_60s=$((46 << 23))
+
+store_stale() { # service path body-file: the item as a store would leave it 30 s into its 60 s stale-if-error window
+    # shellcheck disable=SC2016 # expanded by the container's bash, with the item as its arguments
+    "${compose[@]}" exec -T "$1" bash -c '
+        exec 3<>/dev/tcp/127.0.0.1/11211
+        printf "set %s %s 30 %s\r\n%s\r\n" "$1" "$2" "${#3}" "$3" >&3
+        read -r line <&3
+        [[ $line == STORED* ]]' item "$2" "$stale_if_error_60s" "$(cat "$3")" \
+        || fail "could not store the stale item $2 on $1"
+}

@@ -31,9 +31,11 @@ step "memcached started again: HITs come back within 10 s, no gateway restart"
 "${compose[@]}" start memcached
 await_hit /api/v1/comments/1 "$work/single.json" 10
 
-step "comments-service stopped: cached paths still HIT, others get a clean 502 or 503"
+step "comments-service stopped: cached paths still HIT, stale ones answer STALE, others get a clean 502 or 503"
 "${compose[@]}" stop comments-service
 expect /api/v1/comments/1 200 HIT "$work/single.json"
+store_stale memcached /api/v1/comments/2 "$work/single.json"
+expect /api/v1/comments/2 200 STALE "$work/single.json"
 get /api/v1/comments/1/no_cache
 case "$status" in 502 | 503) ;; *) fail "GET /api/v1/comments/1/no_cache with the backend down: status $status" ;; esac
 grep -q "\"status\":$status" "$work/body" || fail "the $status is not the JSON error: $(head -c 300 "$work/body")"

@@ -88,3 +88,15 @@ done
 echo "  HITs on memcached-2 again $((SECONDS - recreated)) s after it was recreated"
 [ "$(docker inspect -f '{{.State.StartedAt}}' "$("${compose[@]}" ps -q gateway)")" = "$gateway_started" ] \
     || fail "the gateway restarted"
+
+step "comments-service stopped: an item past its freshness on each node answers STALE"
+"${compose[@]}" stop comments-service
+for node in "${nodes[@]}"; do
+    for path in "${paths[@]}"; do
+        if [ "${node_of[$path]}" = "$node" ]; then
+            store_stale "$node" "$path" "$work/single.json"
+            expect "$path" 200 STALE "$work/single.json"
+            break
+        fi
+    done
+done

@@ -3,6 +3,7 @@ package dev.cachegateway.gateway.settings;
 import java.beans.PropertyDescriptor;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
@@ -50,7 +51,8 @@ public final class UnknownPropertiesCheck {
             }
             boolean environmentVariables = source.getUnderlyingSource() instanceof SystemEnvironmentPropertySource;
             iterable.filter(root::isAncestorOf).stream()
-                    .filter(name -> !isKnown(name) && !(environmentVariables && isServiceLink(name)))
+                    .filter(name -> environmentVariables ? !isKnownVariable(name) && !isServiceLink(name)
+                            : !isKnown(name))
                     .findFirst()
                     .ifPresent(name -> {
                         throw new UnknownSettingException(describe(source, name), knownNames());
@@ -78,6 +80,20 @@ public final class UnknownPropertiesCheck {
     // A value's name, or an element of it: memcached.servers[0], a map's key.
     private boolean isKnown(ConfigurationPropertyName name) {
         return known.stream().anyMatch(value -> value.equals(name) || value.isAncestorOf(name));
+    }
+
+    /*
+     * An environment variable's name says nothing of where a property's name had dashes: MEMCACHED_CACHE_STALE_IF_ERROR
+     * lists as memcached.cache.stale.if.error. So it is compared with the known names as letters and digits alone,
+     * and one that starts with a value's name (MEMCACHED_SERVERS_0) is an element of it.
+     */
+    private boolean isKnownVariable(ConfigurationPropertyName name) {
+        String variable = lettersAndDigits(name);
+        return known.stream().map(UnknownPropertiesCheck::lettersAndDigits).anyMatch(variable::startsWith);
+    }
+
+    private static String lettersAndDigits(ConfigurationPropertyName name) {
+        return name.toString().toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]", "");
     }
 
     // <SERVICE>_PORT..., <SERVICE>_SERVICE_HOST and _SERVICE_PORT...: what Kubernetes adds for a Service.

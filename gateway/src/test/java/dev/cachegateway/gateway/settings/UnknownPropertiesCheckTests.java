@@ -53,11 +53,13 @@ class UnknownPropertiesCheckTests {
     }
 
     @Test
-    void letsKubernetesServiceLinksThrough() {
+    void takesEnvironmentVariablesOfDashedNamesAndLetsKubernetesServiceLinksThrough() {
         StandardEnvironment environment = environment(Map.of());
         environment.getPropertySources().addLast(new SystemEnvironmentPropertySource(
                 StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME, Map.of(
-                "MEMCACHED_SERVERS", "memcached:11211", "MEMCACHED_PORT", "tcp://10.0.0.1:11211",
+                "MEMCACHED_SERVERS", "memcached:11211", "MEMCACHED_CACHE_STALE_IF_ERROR", "1h",
+                "MEMCACHED_CACHE_NEAR_CACHE_TTL", "1s", "MEMCACHED_SERVERS_1_", "b:11211",
+                "MEMCACHED_PORT", "tcp://10.0.0.1:11211",
                 "MEMCACHED_PORT_11211_TCP_ADDR", "10.0.0.1", "MEMCACHED_SERVICE_HOST", "10.0.0.1",
                 "MEMCACHED_SERVICE_PORT_MEMCACHED", "11211")));
 
