@@ -34,9 +34,12 @@ public record ItemAge(Staleness staleness, OptionalLong ttl) {
      */
     public static ItemAge of(int flags, long remainingTtl) {
         StaleWindows windows = StaleFlags.decode(flags);
-        // Without a window, memcached's expiry is the end of freshness, as for every item of other clients.
-        if (remainingTtl < 0 || windows.longest() == 0) {
+        if (remainingTtl < 0) {
             return new ItemAge(Staleness.FRESH, OptionalLong.empty());
+        }
+        // Without a window, memcached's expiry is the end of freshness, as for every item of other clients.
+        if (windows.longest() == 0) {
+            return new ItemAge(Staleness.FRESH, OptionalLong.of(remainingTtl));
         }
         long ttl = remainingTtl - windows.longest();
         if (ttl > 0) {

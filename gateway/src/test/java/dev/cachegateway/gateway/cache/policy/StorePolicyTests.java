@@ -245,4 +245,55 @@ class StorePolicyTests {
             return this;
         }
     }
+
+    @Test
+    void keepsAnAnswerForItsFreshnessPlusItsLongerStaleWindowWithTheWindowsInItsFlags() {
+        StoreDecision decision = decide(json().cacheControl("max-age=60, stale-while-revalidate=30, stale-if-error=96"));
+
+        assertThat(decision.ttlSeconds()).isEqualTo(60 + 96);
+        assertThat(StaleFlags.decode(decision.flags())).isEqualTo(new StaleWindows(30, 96));
+    }
+
+    @Test
+    void takesTheRoutesWindowsForAnAnswerThatNamesNone() {
+        StorePolicy stale = new StorePolicy(List.of(200), Duration.ZERO, Duration.ofHours(1),
+                MediaType.APPLICATION_JSON, 2, 1024, Set.of(), new StaleWindows(10, 20));
+
+        StoreDecision decision = stale.decide(HttpMethod.GET, HttpStatus.OK,
+                json().cacheControl("max-age=60").headers, NOW);
+
+        assertThat(decision.ttlSeconds()).isEqualTo(80);
+        assertThat(StaleFlags.decode(decision.flags())).isEqualTo(new StaleWindows(10, 20));
+    }
+
+    @ParameterizedTest(name = "{0} forbids stale answers")
+    @CsvSource(delimiter = '|', textBlock = """
+            max-age=60, must-revalidate, stale-if-error=90
+            max-age=60, proxy-revalidate, stale-while-revalidate=30
+            s-maxage=60, stale-while-revalidate=30, stale-if-error=90
+            """)
+    void keepsNoStaleWindowWhenTheAnswerMustBeRevalidated(String cacheControl) {
+        StoreDecision decision = decide(json().cacheControl(cacheControl));
+
+        assertThat(decision.ttlSeconds()).isEqualTo(60);
+        assertThat(decision.flags() & StaleFlags.MASK).isZero();
+    }
+
+    @Test
+    void capsTheWholeLifeFreshnessAndWindowsTogetherAtMaxTtl() {
+        StoreDecision decision = decide(json().cacheControl("max-age=3000, stale-if-error=86400"));
+
+        // 600 s are left under the hour; the flags say 576 of them, so the item lives just that long.
+        assertThat(StaleFlags.decode(decision.flags()).ifError()).isEqualTo(576);
+        assertThat(decision.ttlSeconds()).isEqualTo(3000 + 576);
+    }
+
+    @Test
+    void keepsTheGzipFlagBesideTheWindows() {
+        StoreDecision decision = decide(json().cacheControl("max-age=60, stale-if-error=96")
+                .header(HttpHeaders.CONTENT_ENCODING, "gzip"));
+
+        assertThat(decision.flags() & 0xFFFF).isEqualTo(2);
+        assertThat(StaleFlags.decode(decision.flags()).ifError()).isEqualTo(96);
+    }
 }
