@@ -2,6 +2,7 @@ package dev.cachegateway.gateway.cache;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 import dev.cachegateway.gateway.cache.format.BodyFormat;
 import dev.cachegateway.gateway.cache.hit.ItemLookup;
@@ -98,15 +99,16 @@ public final class MemcachedCacheFilter implements GatewayFilter, Ordered {
             return chain.filter(exchange);
         }
         String key = rendered.get();
-        return misses.joinInFlight(exchange, chain, key, outcome).orElseGet(() -> {
+        Supplier<Mono<Void>> lookUp = () -> items.lookUp(key, request.getHeaders(), format, refreshAhead)
+                .flatMap(lookup -> respond(exchange, chain, key, outcome, lookup));
+        return misses.joinInFlight(exchange, key, outcome, lookUp).orElseGet(() -> {
             EarlyLookup early = exchange.getAttribute(EarlyLookup.ATTRIBUTE);
             if (early != null && early.filter() == this && early.key().equals(key)) {
                 return respond(exchange, chain, key, outcome, early.lookup());
             }
             // Hit or miss is decided before anything is written: a write is an empty Mono, so chaining the
             // fallback on emptiness would send every hit to the backend as well.
-            return items.lookUp(key, request.getHeaders(), format, refreshAhead)
-                    .flatMap(lookup -> respond(exchange, chain, key, outcome, lookup));
+            return lookUp.get();
         });
     }
 

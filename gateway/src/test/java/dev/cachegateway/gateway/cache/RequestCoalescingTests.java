@@ -90,7 +90,8 @@ class RequestCoalescingTests extends CacheIntegrationTest {
 
         assertThat(answers).hasSize(CONCURRENT)
                 .extracting(answer -> answer.getStatusCode().value()).containsOnly(200, 500).containsOnlyOnce(500);
-        assertThat(backend.calls(path)).isEqualTo(CONCURRENT);
+        // The waiters look memcached up again (a stale item could stand in) and coalesce behind a new leader.
+        assertThat(backend.calls(path)).isGreaterThanOrEqualTo(2).isLessThan(CONCURRENT);
     }
 
     @Test

@@ -2,6 +2,7 @@ package dev.cachegateway.gateway.cache.miss;
 
 import java.time.Duration;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 import dev.cachegateway.gateway.cache.format.BodyFormat;
 import dev.cachegateway.gateway.cache.miss.BackendFallback.Waiters;
@@ -46,14 +47,16 @@ public final class MissCoalescing {
 
     /**
      * Follows a request for {@code key} that is on its way to the backend now, without looking memcached up, if
-     * there is one: a lookup would miss, and its answer could come back after the leader's store ends.
+     * there is one: a lookup would miss, and its answer could come back after the leader's store ends. If the
+     * leader has no answer to share, {@code lookUp} answers: memcached may hold a stale item that can stand in for
+     * a backend that failed the leader.
      */
-    public Optional<Mono<Void>> joinInFlight(ServerWebExchange exchange, GatewayFilterChain chain, String key,
-            CacheOutcome outcome) {
+    public Optional<Mono<Void>> joinInFlight(ServerWebExchange exchange, String key, CacheOutcome outcome,
+            Supplier<Mono<Void>> lookUp) {
         if (!backend.stores(exchange.getRequest())) {
             return Optional.empty();
         }
-        return inFlight.follow(key).map(ticket -> follow(exchange, chain, key, ticket, outcome));
+        return inFlight.follow(key).map(ticket -> follow(exchange, ticket, outcome, lookUp));
     }
 
     /** Whether a miss for {@code key} is on its way to the backend now. */
@@ -68,7 +71,8 @@ public final class MissCoalescing {
         }
         Ticket ticket = inFlight.enter(key);
         if (!ticket.leads()) {
-            return follow(exchange, chain, key, ticket, outcome);
+            return follow(exchange, ticket, outcome,
+                    () -> backend.fetch(exchange, chain, key, outcome, Waiters.NONE));
         }
         return replicas.claim(key)
                 .flatMap(claim -> lead(exchange, chain, key, outcome, new Lead(ticket, claim)))
@@ -99,8 +103,8 @@ public final class MissCoalescing {
         });
     }
 
-    private Mono<Void> follow(ServerWebExchange exchange, GatewayFilterChain chain, String key, Ticket ticket,
-            CacheOutcome outcome) {
+    private Mono<Void> follow(ServerWebExchange exchange, Ticket ticket, CacheOutcome outcome,
+            Supplier<Mono<Void>> alone) {
         return ticket.answer()
                 .timeout(lockTimeout, Mono.empty())
                 .map(Optional::of)
@@ -109,7 +113,7 @@ public final class MissCoalescing {
                     // The leader's answer may be gzip for a client that takes it; one that does not asks itself.
                     if (shared.isEmpty() || !GzipAcceptance.canTake(exchange.getRequest().getHeaders(), shared.get())) {
                         outcome.collapseFailed();
-                        return backend.fetch(exchange, chain, key, outcome, Waiters.NONE);
+                        return alone.get();
                     }
                     outcome.coalesced();
                     return CapturedResponseWriter.write(exchange, shared.get());

@@ -4,7 +4,9 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import dev.cachegateway.gateway.cache.policy.ItemAge;
 import dev.cachegateway.gateway.memcached.CachedItem;
+import dev.cachegateway.gateway.memcached.MetaItem;
 import dev.cachegateway.gateway.memcached.MemcachedLimits;
 import dev.cachegateway.gateway.memcached.ReactiveMemcached;
 import reactor.core.publisher.Mono;
@@ -60,7 +62,11 @@ public final class ReplicaLocks {
     public Mono<CachedItem> awaitItem(String key) {
         String lockKey = key + SUFFIX;
         // The lock first: it is deleted only after the item is stored, so "no lock" then "no item" is a true absence.
-        Mono<CachedItem> round = memcached.get(lockKey).hasElement().flatMap(locked -> memcached.get(key)
+        // A stale item is still there while another replica fetches its successor: only a fresh one is the answer.
+        Mono<CachedItem> round = memcached.get(lockKey).hasElement().flatMap(locked -> memcached.lookup(key, 0)
+                .filter(found -> !found.ttlKnown()
+                        || ItemAge.of(found.item().flags(), found.remainingTtlSeconds()).fresh())
+                .map(MetaItem::item)
                 .switchIfEmpty(locked ? Mono.empty() : Mono.error(new LockGone())));
         return round
                 .repeatWhenEmpty(rounds -> rounds.concatMap(n -> Mono.delay(pause(n))))

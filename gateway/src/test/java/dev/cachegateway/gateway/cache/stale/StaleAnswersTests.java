@@ -213,6 +213,24 @@ class StaleAnswersTests {
     }
 
     @Test
+    void answersEveryConcurrentRequestWithTheStaleItemWhenTheBackendFailsThemAll() throws Exception {
+        String path = "/api/v1/comments/11";
+        storeStale(path, new StaleWindows(0, 60), 30);
+        backend.reply(path, Reply.json("{\"error\":true}", "no-store").withStatus(503).after(Duration.ofMillis(300)));
+
+        List<ResponseEntity<byte[]>> answers = Flux.range(0, CONCURRENT)
+                .flatMap(i -> get(i % 2 == 0 ? first : second, path), CONCURRENT)
+                .collectList()
+                .block(Duration.ofSeconds(20));
+
+        assertThat(answers).hasSize(CONCURRENT).allSatisfy(answer -> {
+            assertThat(answer.getStatusCode().value()).isEqualTo(200);
+            assertThat(answer.getBody()).asString().isEqualTo(OLD);
+            assertThat(answer.getHeaders().getFirst("X-Cache")).isEqualTo("STALE");
+        });
+    }
+
+    @Test
     void answersTheStaleItemWhenTheBackendCannotBeReachedInsideTheErrorWindow() throws Exception {
         String path = "/api/v1/comments/6";
         storeStale(path, new StaleWindows(0, 60), 30);
