@@ -142,10 +142,10 @@ public final class MemcachedCacheFilter implements GatewayFilter, Ordered {
                         : hit(exchange, hit, outcome);
                 case WHILE_REVALIDATE -> stale.whileRevalidate(exchange, chain, key, hit, outcome);
                 case IF_ERROR -> stale.ifError(exchange, hit, outcome,
-                        guarded -> misses.miss(guarded, chain, key, outcome));
+                        guarded -> misses.missAfterStale(guarded, chain, key, outcome));
                 case EXPIRED -> {
                     outcome.expired(hit.age().ttl().orElse(0));
-                    yield misses.miss(exchange, chain, key, outcome);
+                    yield misses.missAfterStale(exchange, chain, key, outcome);
                 }
             };
         }

@@ -45,6 +45,8 @@ public final class InFlightRequests {
 
         private final boolean leads;
 
+        private volatile boolean shared;
+
         private Ticket(String key, Sinks.One<CapturedResponse> answer, boolean leads) {
             this.key = key;
             this.answer = answer;
@@ -65,20 +67,22 @@ public final class InFlightRequests {
          * {@link #end}.
          */
         void share(CapturedResponse response) {
+            shared = true;
             answer.tryEmitValue(response);
         }
 
         /**
          * For the leader: ends the lead if it shared nothing, so that followers ask the backend themselves; true if
-         * it did. A shared answer stays until {@link #end}. Safe to call more than once; it must be called however
-         * the lead ends.
+         * it shared nothing, whether this call or an earlier one ended it. A shared answer stays until {@link #end}.
+         * Safe to call more than once; it must be called however the lead ends.
          */
         boolean release() {
             if (answer.tryEmitEmpty().isSuccess()) {
                 leaders.remove(key, answer);
                 return true;
             }
-            return false;
+            // Ended already: on an error, the lead's own doFinally runs after the one that wraps it.
+            return !shared;
         }
 
         /** For the leader: the shared answer is in memcached now, or will not be; later requests look it up. */

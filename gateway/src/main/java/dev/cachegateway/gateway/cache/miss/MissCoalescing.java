@@ -66,6 +66,20 @@ public final class MissCoalescing {
 
     /** The answer to a request whose lookup missed. */
     public Mono<Void> miss(ServerWebExchange exchange, GatewayFilterChain chain, String key, CacheOutcome outcome) {
+        return miss(exchange, chain, key, outcome, false);
+    }
+
+    /**
+     * The answer to a request whose lookup found a stale item. Another replica may have stored its successor and let
+     * the lock go between that lookup and this one's lock, so memcached is asked once more before the backend.
+     */
+    public Mono<Void> missAfterStale(ServerWebExchange exchange, GatewayFilterChain chain, String key,
+            CacheOutcome outcome) {
+        return miss(exchange, chain, key, outcome, true);
+    }
+
+    private Mono<Void> miss(ServerWebExchange exchange, GatewayFilterChain chain, String key, CacheOutcome outcome,
+            boolean recheck) {
         if (!backend.stores(exchange.getRequest())) {
             return backend.pass(exchange, chain, outcome);
         }
@@ -75,19 +89,22 @@ public final class MissCoalescing {
                     () -> backend.fetch(exchange, chain, key, outcome, Waiters.NONE));
         }
         return replicas.claim(key)
-                .flatMap(claim -> lead(exchange, chain, key, outcome, new Lead(ticket, claim)))
+                .flatMap(claim -> lead(exchange, chain, key, outcome, new Lead(ticket, claim), recheck))
                 .doFinally(signal -> ticket.release());
     }
 
     private Mono<Void> lead(ServerWebExchange exchange, GatewayFilterChain chain, String key, CacheOutcome outcome,
-            Lead lead) {
-        if (!lead.claim.taken()) {
+            Lead lead, boolean recheck) {
+        if (!lead.claim.taken() && !recheck) {
             return backend.fetch(exchange, chain, key, outcome, lead);
         }
+        Mono<CachedItem> stored = lead.claim.taken() ? replicas.awaitItem(key) : replicas.freshItem(key);
         // Decided before writing: a written answer is an empty Mono too, and must not trigger a fetch.
-        return replicas.awaitItem(key).map(Optional::of).defaultIfEmpty(Optional.empty()).flatMap(item -> {
+        return stored.map(Optional::of).defaultIfEmpty(Optional.empty()).flatMap(item -> {
             if (item.isEmpty()) {
-                outcome.collapseFailed();
+                if (lead.claim.taken()) {
+                    outcome.collapseFailed();
+                }
                 return backend.fetch(exchange, chain, key, outcome, lead);
             }
             CapturedResponse answer = format.response(item.get());

@@ -55,6 +55,15 @@ public final class ReplicaLocks {
                 .onErrorReturn(Claim.NONE);
     }
 
+    /** A fresh item under {@code key} now, if there is one: for a lock taken just after another replica's store. */
+    public Mono<CachedItem> freshItem(String key) {
+        return memcached.lookup(key, 0)
+                .filter(found -> !found.ttlKnown()
+                        || ItemAge.of(found.item().flags(), found.remainingTtlSeconds()).fresh())
+                .map(MetaItem::item)
+                .onErrorResume(failure -> Mono.empty());
+    }
+
     /**
      * The item another replica stores under {@code key}, polled for every 20 to 50 ms; empty once its lock is gone
      * without an item, the lock timeout passes, or memcached fails, so the caller asks the backend itself.
@@ -63,10 +72,7 @@ public final class ReplicaLocks {
         String lockKey = key + SUFFIX;
         // The lock first: it is deleted only after the item is stored, so "no lock" then "no item" is a true absence.
         // A stale item is still there while another replica fetches its successor: only a fresh one is the answer.
-        Mono<CachedItem> round = memcached.get(lockKey).hasElement().flatMap(locked -> memcached.lookup(key, 0)
-                .filter(found -> !found.ttlKnown()
-                        || ItemAge.of(found.item().flags(), found.remainingTtlSeconds()).fresh())
-                .map(MetaItem::item)
+        Mono<CachedItem> round = memcached.get(lockKey).hasElement().flatMap(locked -> freshItem(key)
                 .switchIfEmpty(locked ? Mono.empty() : Mono.error(new LockGone())));
         return round
                 .repeatWhenEmpty(rounds -> rounds.concatMap(n -> Mono.delay(pause(n))))

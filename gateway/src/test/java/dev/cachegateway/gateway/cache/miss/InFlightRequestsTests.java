@@ -62,8 +62,18 @@ class InFlightRequestsTests {
         Ticket leader = inFlight.enter("/a");
 
         assertThat(leader.release()).isTrue();
-        assertThat(leader.release()).isFalse();
+        // Still nothing shared: a lead ended by the wrapping doFinally must let its lock go all the same.
+        assertThat(leader.release()).isTrue();
         assertThat(inFlight.enter("/a").leads()).isTrue();
+    }
+
+    @Test
+    void keepsALeadThatSharedAnAnswerUntilItEnds() {
+        Ticket leader = inFlight.enter("/b");
+        leader.share(new CapturedResponse(HttpStatus.OK, new HttpHeaders(), new byte[0]));
+
+        assertThat(leader.release()).isFalse();
+        assertThat(leader.release()).isFalse();
     }
 
     @Test

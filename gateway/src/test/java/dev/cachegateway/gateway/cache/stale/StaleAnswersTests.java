@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -63,6 +64,8 @@ class StaleAnswersTests {
 
     static ConfigurableApplicationContext withDeadBackend;
 
+    static ConfigurableApplicationContext refreshingEarly;
+
     static ConnectionProvider connections;
 
     static WebClient web;
@@ -75,6 +78,8 @@ class StaleAnswersTests {
         second = gateway(backend.uri());
         // Port 1: nothing listens there, so every connection is refused.
         withDeadBackend = gateway("http://127.0.0.1:1");
+        // Items fresh for 60 s are refreshed once they have less than 58 s left.
+        refreshingEarly = gateway(backend.uri(), "--memcached.cache.early-refresh=58s");
         connections = ConnectionProvider.builder("stale").maxConnections(CONCURRENT).build();
         web = WebClient.builder().clientConnector(new ReactorClientHttpConnector(HttpClient.create(connections)))
                 .build();
@@ -86,6 +91,7 @@ class StaleAnswersTests {
         first.close();
         second.close();
         withDeadBackend.close();
+        refreshingEarly.close();
         backend.close();
     }
 
@@ -195,6 +201,24 @@ class StaleAnswersTests {
     }
 
     @Test
+    void refreshesAHotItemOnceBeforeItGoesStaleOnARouteThatAsksForIt() {
+        String path = "/api/v1/comments/12";
+        backend.replyByCall(path, call -> Reply.json("{\"call\":" + call + "}", "public, max-age=60"));
+        get(refreshingEarly, path).block(Duration.ofSeconds(10));
+
+        await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> {
+            ResponseEntity<byte[]> answer = get(refreshingEarly, path).block(Duration.ofSeconds(10));
+            assertThat(answer.getHeaders().getFirst("X-Cache")).isEqualTo("HIT");
+            assertThat(answer.getBody()).asString().isEqualTo("{\"call\":2}");
+        });
+        // The new item has more than 58 s left: nobody is chosen to refresh it again.
+        for (int i = 0; i < 10; i++) {
+            get(refreshingEarly, path).block(Duration.ofSeconds(10));
+        }
+        assertThat(backend.calls(path)).isEqualTo(2);
+    }
+
+    @Test
     void answersTheStaleItemWhenTheBackendAnswersAServerErrorInsideTheErrorWindow() throws Exception {
         String path = "/api/v1/comments/5";
         storeStale(path, new StaleWindows(0, 60), 30);
@@ -240,6 +264,8 @@ class StaleAnswersTests {
         assertThat(answer.getStatusCode().value()).isEqualTo(200);
         assertThat(answer.getBody()).asString().isEqualTo(OLD);
         assertThat(answer.getHeaders().getFirst("X-Cache")).isEqualTo("STALE");
+        // The lock goes with the failed fetch, well before its 2 s run out, so the next request does not wait.
+        await().atMost(Duration.ofMillis(1000)).until(() -> raw.get(path + ReplicaLocks.SUFFIX) == null);
     }
 
     @Test
@@ -314,10 +340,11 @@ class StaleAnswersTests {
         return web.get().uri("http://localhost:" + port + path).exchangeToMono(r -> r.toEntity(byte[].class));
     }
 
-    private static ConfigurableApplicationContext gateway(String backendUri) {
-        return new SpringApplicationBuilder(GatewayApplication.class).run("--server.port=0",
-                "--management.server.port=0", "--comments-service.uri=" + backendUri,
-                "--memcached.servers=" + MemcachedContainer.address(memcached),
-                "--memcached.operation-timeout=500ms", "--memcached.cache.lock-timeout=2s");
+    private static ConfigurableApplicationContext gateway(String backendUri, String... settings) {
+        List<String> args = new ArrayList<>(List.of("--server.port=0", "--management.server.port=0",
+                "--comments-service.uri=" + backendUri, "--memcached.servers=" + MemcachedContainer.address(memcached),
+                "--memcached.operation-timeout=500ms", "--memcached.cache.lock-timeout=2s"));
+        args.addAll(List.of(settings));
+        return new SpringApplicationBuilder(GatewayApplication.class).run(args.toArray(String[]::new));
     }
 }
