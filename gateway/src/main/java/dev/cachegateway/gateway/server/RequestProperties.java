@@ -16,11 +16,12 @@ public class RequestProperties {
     private DataSize maxBodySize = DataSize.ofMegabytes(1);
 
     /**
-     * Request headers removed before the backend of a cached route, unless the request comes from a trusted proxy:
-     * headers that change what a backend serves but are not in the key.
+     * Request headers removed before the backend of a cached route unless the request comes from a trusted proxy:
+     * headers that change where or what a backend serves but are not in the key.
      */
-    private List<String> unkeyedHeaders = List.of("X-Host", "X-Original-URL", "X-Rewrite-URL", "X-Original-Host",
-            "X-HTTP-Method-Override", "X-HTTP-Method", "X-Method-Override");
+    private List<String> unkeyedHeaders = List.of("X-Forwarded-Host", "X-Forwarded-Scheme", "X-Forwarded-Proto",
+            "X-Forwarded-Port", "X-Forwarded-Prefix", "X-Forwarded-Server", "Forwarded", "X-Host", "X-Original-Host",
+            "X-Original-URL", "X-Rewrite-URL", "X-HTTP-Method-Override", "X-HTTP-Method", "X-Method-Override");
 
     public DataSize getMaxBodySize() {
         return maxBodySize;

@@ -3,6 +3,7 @@ package dev.cachegateway.gateway.support;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.InetAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
@@ -40,8 +41,13 @@ public final class RawAnswers {
 
     /** Every answer to {@code bytes}, in order; the server must close the connection within 10 s. */
     public static List<Answer> exchange(int port, byte[] bytes) throws IOException {
+        return exchange(port, bytes, InetAddress.getLoopbackAddress());
+    }
+
+    /** As {@link #exchange(int, byte[])}, from a local address of the caller's choice, such as 127.0.0.2. */
+    public static List<Answer> exchange(int port, byte[] bytes, InetAddress from) throws IOException {
         ByteArrayOutputStream received = new ByteArrayOutputStream();
-        try (Socket socket = new Socket("localhost", port)) {
+        try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), port, from, 0)) {
             socket.setSoTimeout(10_000);
             socket.getOutputStream().write(bytes);
             socket.getOutputStream().flush();
