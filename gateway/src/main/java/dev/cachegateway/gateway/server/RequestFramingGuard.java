@@ -1,6 +1,5 @@
 package dev.cachegateway.gateway.server;
 
-import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelHandlerContext;
@@ -8,7 +7,6 @@ import io.netty.channel.ChannelPromise;
 import io.netty.handler.codec.DecoderException;
 import io.netty.handler.codec.DecoderResult;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
-import io.netty.handler.codec.http.DefaultLastHttpContent;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
@@ -37,10 +35,8 @@ final class RequestFramingGuard extends ChannelDuplexHandler {
 
     private final long maxBodySize;
 
-    /** A request held until its body is complete, and that body so far. */
-    private @Nullable HttpRequest held;
-
-    private @Nullable CompositeByteBuf body;
+    /** A request whose body is still arriving. */
+    private @Nullable HeldRequest held;
 
     /** Set once a request on this connection was refused: nothing after it is read. */
     private @Nullable Rejection rejection;
@@ -58,7 +54,7 @@ final class RequestFramingGuard extends ChannelDuplexHandler {
             onRequest(ctx, request);
         }
         else if (msg instanceof HttpContent content && held != null) {
-            onContent(ctx, content);
+            onContent(ctx, held, content);
         }
         else {
             ctx.fireChannelRead(msg);
@@ -82,8 +78,7 @@ final class RequestFramingGuard extends ChannelDuplexHandler {
             refuse(ctx, request, Rejection.TOO_LARGE);
         }
         else {
-            held = request;
-            body = ctx.alloc().compositeBuffer(Integer.MAX_VALUE);
+            held = new HeldRequest(request, ctx.alloc(), maxBodySize);
             if (HttpUtil.is100ContinueExpected(request)) {
                 // Reactor Netty would say 100 Continue only once the request reached it, after its body.
                 request.headers().remove(HttpHeaderNames.EXPECT);
@@ -93,48 +88,21 @@ final class RequestFramingGuard extends ChannelDuplexHandler {
         }
     }
 
-    private void onContent(ChannelHandlerContext ctx, HttpContent content) {
-        HttpRequest request = held;
-        CompositeByteBuf bytes = body;
-        if (request == null || bytes == null) {
-            ctx.fireChannelRead(content);
-            return;
-        }
+    private void onContent(ChannelHandlerContext ctx, HeldRequest request, HttpContent content) {
         if (content.decoderResult().isFailure()) {
             content.release();
-            refuse(ctx, dropHeld(), new Rejection(HttpResponseStatus.BAD_REQUEST, "The chunked body is malformed"));
-            return;
-        }
-        if (bytes.readableBytes() + (long) content.content().readableBytes() > maxBodySize) {
-            content.release();
-            refuse(ctx, dropHeld(), Rejection.TOO_LARGE);
-            return;
-        }
-        bytes.addComponent(true, content.content().retain());
-        boolean last = content instanceof LastHttpContent;
-        content.release();
-        if (last) {
             held = null;
-            body = null;
-            // Trailers are not passed on: the gateway forwards none, and a length in them must not count.
-            request.headers().remove(HttpHeaderNames.TRANSFER_ENCODING);
-            request.headers().set(HttpHeaderNames.CONTENT_LENGTH, bytes.readableBytes());
-            ctx.fireChannelRead(request);
-            ctx.fireChannelRead(new DefaultLastHttpContent(bytes));
+            refuse(ctx, request.discard(), new Rejection(HttpResponseStatus.BAD_REQUEST,
+                    "The chunked body is malformed"));
         }
-    }
-
-    private HttpRequest dropHeld() {
-        HttpRequest request = held;
-        if (body != null) {
-            body.release();
+        else if (!request.add(content)) {
+            held = null;
+            refuse(ctx, request.discard(), Rejection.TOO_LARGE);
         }
-        held = null;
-        body = null;
-        if (request == null) {
-            throw new IllegalStateException("No request is held");
+        else if (content instanceof LastHttpContent) {
+            held = null;
+            request.forward(ctx);
         }
-        return request;
     }
 
     private void refuse(ChannelHandlerContext ctx, HttpRequest request, Rejection why) {
@@ -156,7 +124,7 @@ final class RequestFramingGuard extends ChannelDuplexHandler {
     public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
         Rejection why = rejection;
         if (why != null && msg instanceof FullHttpResponse answer && answer.status().code() >= 400
-                && !answer.content().isReadable()) {
+                && !answer.content().isReadable() && !HttpUtil.isKeepAlive(answer)) {
             // Reactor Netty's answer to a request it was told the decoder failed on: the same, with a body.
             FullHttpResponse json = why.answer(answer.status(), answer.protocolVersion());
             json.headers().set(HttpHeaderNames.CONNECTION, "close");
@@ -170,7 +138,8 @@ final class RequestFramingGuard extends ChannelDuplexHandler {
     @Override
     public void handlerRemoved(ChannelHandlerContext ctx) {
         if (held != null) {
-            dropHeld();
+            held.discard();
+            held = null;
         }
     }
 }
