@@ -4,7 +4,7 @@
 # and checks each answer is a 400 with Connection: close or a clean answer. Then the gateway must still serve a MISS
 # and a HIT as before. The stack is always torn down; when a step fails, the containers' logs are printed first.
 #
-#   flock /tmp/ports.lock bash e2e/smuggling-e2e.sh      (needs a Docker engine; builds the jars if they are missing)
+#   e2e/smuggling-e2e.sh          (needs a Docker engine; builds the jars if they are missing)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
