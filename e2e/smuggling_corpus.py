@@ -4,102 +4,20 @@
 One request a line: a name, a tab, and the request's bytes with \\r, \\n, \\t, \\\\ and \\xHH escaped. The target is
 __PATH__, which the replaying client fills in (a path of its own for every request), and the Host is localhost.
 
-Three sources:
+Two sources:
   - the mutations of the smuggler tool (github.com/defparam/smuggler, MIT, configs/default.py, exhaustive.py and
     doubles.py): each way of spelling Transfer-Encoding, sent with each of the tool's four bodies (its TE.CL probes
     with Content-Length 5 and 6, its CL.TE probes with 4 and 11). Bytes 0x80-0xFF go as single bytes.
   - requests written from RFC 9112 sections 2, 5, 6 and 7: transfer codings, Content-Length forms, chunk lines,
     line endings, header names, HTTP/1.0.
-  - the request payloads of the HTTP Garden's list of the parsing bugs it found (github.com/narfindustries/http-garden,
-    TROPHIES.md), each with its first target made __PATH__.
 
     python3 e2e/smuggling_corpus.py > gateway/src/test/resources/smuggling/corpus.txt
 """
 
-import codecs
 import re
 
 RN = "\r\n"
 UA = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/78.0.3904.87 Safari/537.36"
-
-
-# The request payloads of the HTTP Garden's list of parsing bugs it found (github.com/narfindustries/http-garden,
-# TROPHIES.md), as written there. The first request's target becomes __PATH__ when it is a path.
-GARDEN = [
-    r'GET / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n0_2e\r\n\r\nGET / HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\n\r\n0\r\n\r\n',
-    r'GET / HTTP/1.1\r\nHost: a\r\nHeader: v\x00\ralue\r\n\r\n',
-    r'GET / HTTP/1.1\r\nHost: whatever\r\nContent-Length : 34\r\n\r\nGET / HTTP/1.1\r\nHost: whatever\r\n\r\n',
-    r'GET / HTTP/1.1\r\n\tContent-Length: 1\r\n\r\nX',
-    r'GET /test HTTP/1.32\r\n\r\n',
-    r'G=":<>(e),[T];?" /get HTTP/1.1\r\n\r\n',
-    r'GET ! HTTP/1.1\r\n\r\n',
-    r'GET / HTTP/1.1\r\n\xefoo: bar\r\n\r\n',
-    r'GET /\nHTTP/1.1\r\n\r\n',
-    r'GET / HTTP/1.1\r\nHost: a\r\nContent-Length: +1_0\r\n\r\n0123456789',
-    r'POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n\r\n1\r\nZ\r\n0\r\n\r\n',
-    r'POST / HTTP/1.1\r\nHost: whatever\r\nTransfer-Encoding: \xa0chunked\xa0\r\n\r\n0\r\n\r\n',
-    r'GET / HTTP/1.1\r\nVisible: :/\rSmuggled: :)\r\n\r\n',
-    r'GET / HTTP/1.1\r\n\x00\x01\x02\x03\x04\x05\x06\x07\x08\t\x0b\x0c\x0e\x0f\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f "(),/;<=>?@[/]{}: whatever\r\n\r\n',
-    r'GET / HTTP/\r\r1.1\r\n\r\n',
-    r'GET / HTTP/1.1\r\nHost: whatever\r\nContent-Length: \r\n\r\n',
-    r'GET / HTTP/1.1\r\nHost: whatever\r\nTransfer-Encoding: chunked\r\n\r\n\r\n\r\n',
-    r'GET / HTTP/1.1\r\n: ignored\r\nHost: whatever\r\n\r\n',
-    r'GET / HTTP/1.1\r\nHost: a\r\nUseless:\n\nGET / HTTP/1.1\r\n\r\n',
-    r'GET / HTTP/1.1\r\nHost: a\r\nContent-Length\x85: 10\r\n\r\n0123456789',
-    r'GET / HTTP/1.1\r\nHost: whatever\r\nTransfer-Encoding: ,chunked\r\nContent-Length: 5\r\n\r\n0\r\n\r\n',
-    r'GET / HTTP/1.1\r\nHost: a\r\nContent-Length: 1\r\nContent-Length: 0\r\n\r\nZ',
-    r'GET / HTTP/4294967295.255\r\n\r\n',
-    r'GET / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n',
-    r'GET / HTTP/1.1\r\nHost: a\r\nContent-Length: -48\r\n\r\n',
-    r'GET / HTTP/1.1\r\n:\r\nI: am chopped off\r\n\r\n',
-    r'GET / HTTP/1.1\r\nContent-Length 10\r\n\r\n0123456789',
-    r'GET / HTTP/1.1\r\nContent-Length: 1Z\r\n\r\nZ',
-    r'GET / HTTP/1.1\r\nHost: a\r\n\rZGET /evil: HTTP/1.1\r\nHost: a\r\n\r\n',
-    r'GET / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n5\r\r;ABCD\r\n34\r\nE\r\n0\r\n\r\nGET / HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\n\r\n0\r\n\r\n',
-    r'GET / HTTP/1.1\r\nHost: whatever\r\nContent-Length: 010\r\n\r\n01234567',
-    r'GET / HTTP/1.1\r\nHost: a\r\nContent-Length: 0\r\nContent-Length: 1\r\n\r\nZ',
-    r'GET / HTTP/1.1\r\nHost: whatever\r\nHeader: va\rlue\r\n\r\n',
-    r'GET / HTTP/1.1\r\nHost: whatever\r\nTest: test\x00THESE BYTES GET DROPPED\r\nConnection: close\r\n\r\n',
-    r'POST /abc HTTP/1.1\r\nTransfer-Encoding: chunked\r\nHost: h2o.http-garden.us\r\n\r\n41;a=b\r\rXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX\r\n0\r\n\r\nGET /bad_path/pwned HTTP/1.1\r\nHost: a\r\nContent-Length: 412\r\n\r\n0\r\n\r\nGET /def HTTP/1.1\r\nHost: h2o.http-garden.us\r\n\r\n',
-    r'POST / HTTP/1.1\r\nHost: whatever\r\nTransfer-\r\nEncoding: chunked\r\nContent-Length: 5\r\n\r\n0\r\n\r\n',
-    r'GET / HTTP/1.1\r\nHost: localhost\r\nContent-Length: \r\n\r\nGET / HTTP/1.1\r\nHost: localhost\r\n\r\n',
-    r'GET / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n0\r\nX:POST / HTTP/1.1\r\n\r\n',
-    r'GET /login HTTP/1.1\r\nHost: a\r\nUser: \x85admin\xa0\r\n\r\n',
-    r'GET / HTTP/1.1\r\nContent-Length: \r\nContent-Length: 43\r\n\r\nPOST /evil HTTP/1.1\r\nContent-Length: 18\r\n\r\nGET / HTTP/1.1\r\n\r\n',
-    r'GET / HTTP/1.1\r\nEvil: evil\x00\r\n\r\n',
-    r'POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: blegh\r\n\r\n1\r\nZ\r\n0\r\n\r\n',
-    r'GET / HTTP/1.1\r\nConnection: close\r\n\r\nInvalid\r\n\r\n',
-    r'POST / HTTP/1.1\r\nHost: \xffa\xff\r\nTransfer-Encoding: \xffchunked\xff\r\n\r\n1\r\nZ\r\n0\r\n\r\n',
-    r'POST / HTTP/1.1\r\nHost: whatever\r\nTransfer-Encoding: chunked\r\n\r\nINVALID!!!\r\nGET / HTTP/1.1\r\nHost: whatever\r\n\r\n',
-    r'POST / HTTP/1.1\r\nContent-Length: 0\r\nConnection:keep-alive\r\nHost: a\r\nid: 0\r\n\r\nPOST / HTTP/1.1\r\nHost: a\r\nid: 1\r\nContent-Length: 34\r\n\r\n` `GET / HTTP/1.1\r\nHost: a\r\nid: 2\r\n\r\n',
-    r'POST / HTTP/1.1\r\nHost: akamai.my-domain.cool\r\nContent-Length: 0x10\r\n\r\nZ',
-    r'POST / HTTP/1.1\r\nHost: akamai.my-domain.cool\r\nTransfer-Encoding: chunked\r\n\r\nZ\r\nZZ\r\nZZZ\r\n\r\n',
-    r'POST / HTTP/1.1\r\nHost: server.my-domain.cool\r\nTransfer-Encoding: chunked\r\n\r\n2\r\r;a\r\n02\r\n41\r\n0\r\n\r\nGET /bad_path/pwned HTTP/1.1\r\nHost: a\r\nContent-Length: 430\r\n\r\n0\r\n\r\nGET / HTTP/1.1\r\nHost: server.my-domain.cool\r\n\r\n',
-    r'POST /  HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n1\r0\n',
-    r'GET / HTTP/1.1\r\nhost: whatever\r\ncontent-length: \r\n\r\n',
-    r'GET / HTTP/1.1\r\nHost: fanout\r\nHeader\x85: value\r\n\r\n',
-    r'POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n1these-bytes-never-get-validated\r\nZ\r\n0\r\n\r\n',
-    r'POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: ,chunked\r\n\r\n0\r\n\r\n',
-    r'GET / HTTP/1.1\r\nInvalid-Header: this\rvalue\ris\rinvalid\r\n\r\n',
-    r'GET / HTTP/1.1\r\nhost: whatever\r\ncontent-length: \r\ncontent-length: 59\r\n\r\nPOST /evil HTTP/1.1\r\nhost: whatever\r\ncontent-length: 34\r\n\r\nGET / HTTP/1.1\r\nhost: whatever\r\n\r\n',
-    r'GET / HTTP/1.1\r\nHost: google.com\x00.kallus.org\r\n\r\n',
-    r'GET / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\na\r\n0123456789\n0\r\n\r\n',
-    r'GET / HTTP/1.1\r\nHost: whatever\r\nTe\nst: test\r\nConnection: close\r\n\r\n',
-    r'GET / HTTP/1.1\r\nHost: whatever\r\nTransfer-Encoding: ,chunked\r\nContent-Length: 5\r\nConnection: close\r\n\r\n0r\n\r\n',
-    r'GET / HTTP/1.1\nHost: whatever\nConnection: close\n\n',
-    r'POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n17\r\n0\r\n\r\nGET / HTTP/1.1\r\n\r\n\r\n\r\n0\r\n\r\n',
-    r'POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n-0x0\r\n\r\n',
-    r'GET / HTTP/1.1\r\na:b\r\nc\x00\r\n\r\n',
-    r'GET / HTTP/1.1\r\nContent-Length: 10\r\n\r\n1234567890',
-    r'POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 0\r\nContent-Length: 31\r\n\r\nGET /evil HTTP/1.1\r\nHost: a\r\n\r\n',
-    r'POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n',
-    r'POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n           0\r\n\r\n',
-    r'POST / HTTP/1.1\r\nHost: whatever\r\nTransfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n',
-    r'GET / HTTP/1.1\r\nHost: whatever\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n\x00',
-    r'POST / HTTP/1.1\r\nHost: whatever\r\nTransfer-Encoding: chunked\r\n\r\n1\r\nZ\r\n0\r\n\r\n',
-    r'PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n\x00\x00\x00\x04\x00\x00\x00\x00\x00\x00\x00E\x01\x05\x00\x00\x00\x01\x00\n:authority\tlocalhost\x00\x05:path\x01/\x00\x07:method\x03GET\x00\x07:scheme\x04http\x00\x05test1\x03\ta\t',
-    r'PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n\x00\x00\x00\x04\x00\x00\x00\x00\x00\x00\x00=\x01\x05\x00\x00\x00\x01\x00\n:authority\tlocalhost\x00\x05:path\x01/\x00\x07:method\x03GET\x00\x07:scheme\x04http\x00\x00\x00',
-]
 
 
 def smuggler_head(gadget, cl):
@@ -294,13 +212,9 @@ def rfc_cases():
               request(["Connection: Transfer-Encoding", "Transfer-Encoding: chunked"], chunked)))
     c.append(("a get with a body", request(["Content-Length: 5"], "hello", "GET __PATH__ HTTP/1.1")))
     c.append(("a head with a body", request(["Content-Length: 5"], "hello", "HEAD __PATH__ HTTP/1.1")))
+    # A chunk-size is HEXDIG only (section 7.1): whitespace before the last one is neither a size nor an extension.
+    c.append(("last chunk after spaces", request(["Transfer-Encoding: chunked"], "5\r\nhello\r\n           0\r\n\r\n")))
     return c
-
-
-def garden_cases():
-    for number, payload in enumerate(GARDEN, 1):
-        text = codecs.decode(payload, "unicode_escape")
-        yield "http-garden %d" % number, re.sub(r"^([^ ]+) /[^ \r\n]*", r"\1 __PATH__", text, count=1)
 
 
 def escape(text):
@@ -323,7 +237,7 @@ def escape(text):
 
 
 def main():
-    cases = list(smuggler_cases()) + rfc_cases() + list(garden_cases())
+    cases = list(smuggler_cases()) + rfc_cases()
     print("# The request smuggling corpus: a name, a tab, the request with \\r \\n \\t \\\\ \\xHH escaped.")
     print("# Written by e2e/smuggling_corpus.py; the target __PATH__ is filled in by the client that replays it.")
     for name, text in cases:
