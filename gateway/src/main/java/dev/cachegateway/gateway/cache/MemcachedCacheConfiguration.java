@@ -71,8 +71,11 @@ class MemcachedCacheConfiguration {
 
     @Bean
     SmartInitializingSingleton memcachedCacheRouteArgumentsCheck(MemcachedCacheGatewayFilterFactory factory,
-            GatewayProperties gateway) {
-        return () -> new RouteArgumentsCheck(factory).check(gateway);
+            GatewayProperties gateway, MemcachedCacheProperties defaults) {
+        return () -> {
+            RouteSettings.checkGzipFlag(defaults.getGzipFlag());
+            new RouteArgumentsCheck(factory).check(gateway);
+        };
     }
 
     @Bean

@@ -70,6 +70,22 @@ final class RouteArgumentsCheck {
                 throw new UnknownSettingException("'" + argument + "' (an argument of " + filterName + " in " + where
                         + ")", known.toString());
             }
+            else if (relaxed(argument).equals("gzipflag")) {
+                checkGzipFlag(filter.getArgs().get(argument), where);
+            }
+        }
+    }
+
+    // Spring Cloud Gateway drops a route whose filter fails to apply, with a warning: this stops startup instead.
+    private static void checkGzipFlag(String value, String where) {
+        try {
+            RouteSettings.checkGzipFlag(Integer.decode(value.trim()));
+        }
+        catch (NumberFormatException ex) {
+            // Not a number: binding says so in its own words.
+        }
+        catch (IllegalArgumentException ex) {
+            throw new IllegalStateException(ex.getMessage() + " (in " + where + ")", ex);
         }
     }
 

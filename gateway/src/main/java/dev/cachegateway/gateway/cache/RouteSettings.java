@@ -27,7 +27,11 @@ record RouteSettings(String keyTemplate, MediaType contentType, int gzipFlag, bo
         Duration maxTtl, StaleWindows stale, Duration earlyRefresh) {
 
     RouteSettings {
-        // The stale windows travel in flag bits 16-30; a gzip flag among them would read a window as gzip.
+        checkGzipFlag(gzipFlag);
+    }
+
+    /** Refuses a gzip flag among the bits 16-30 that hold an item's stale windows: it would read a window as gzip. */
+    static void checkGzipFlag(int gzipFlag) {
         if ((gzipFlag & StaleFlags.MASK) != 0) {
             throw new IllegalArgumentException("The gzip flag " + gzipFlag + " uses flag bits 16-30, which hold an"
                     + " item's stale windows; choose a flag below 65536");

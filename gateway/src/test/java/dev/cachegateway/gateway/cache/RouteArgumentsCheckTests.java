@@ -83,4 +83,14 @@ class RouteArgumentsCheckTests {
         gateway.setDefaultFilters(defaultFilters);
         return gateway;
     }
+
+    @Test
+    void refusesAGzipFlagAmongTheStaleWindowBitsNamingItsRoute() {
+        FilterDefinition filter = new FilterDefinition("MemcachedCache");
+        filter.addArg("gzip-flag", "65536");
+
+        assertThatThrownBy(() -> check.check(gateway(route("gzipped", filter), List.of())))
+                .hasMessageContaining("65536")
+                .hasMessageContaining("route 'gzipped'");
+    }
 }
