@@ -4,16 +4,12 @@ import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
 
-import dev.cachegateway.gateway.cache.format.BodyFormat;
 import dev.cachegateway.gateway.cache.hit.ItemLookup;
 import dev.cachegateway.gateway.cache.hit.Lookup;
-import dev.cachegateway.gateway.cache.key.CacheKeyTemplate;
-import dev.cachegateway.gateway.cache.miss.MissCoalescing;
 import dev.cachegateway.gateway.cache.outcome.CacheMetrics;
 import dev.cachegateway.gateway.cache.outcome.CacheMetrics.Bypass;
 import dev.cachegateway.gateway.cache.outcome.CacheOutcome;
 import dev.cachegateway.gateway.cache.response.CapturedResponseWriter;
-import dev.cachegateway.gateway.cache.stale.StaleResponses;
 import reactor.core.publisher.Mono;
 
 import org.springframework.cloud.gateway.filter.GatewayFilter;
@@ -41,17 +37,7 @@ public final class MemcachedCacheFilter implements GatewayFilter, Ordered {
 
     private final CacheMetrics metrics;
 
-    private final CacheKeyTemplate keys;
-
-    private final BodyFormat format;
-
-    private final MissCoalescing misses;
-
-    private final StaleResponses stale;
-
-    private final int refreshAhead;
-
-    private final String settings;
+    private final CachedRoute route;
 
     /**
      * @param items the lookup every route shares
@@ -59,32 +45,13 @@ public final class MemcachedCacheFilter implements GatewayFilter, Ordered {
      * @param metrics the meters every route shares
      * @param route this route's parts
      */
-    MemcachedCacheFilter(ItemLookup items, List<String> bypassHeaders, CacheMetrics metrics, Route route) {
+    MemcachedCacheFilter(ItemLookup items, List<String> bypassHeaders, CacheMetrics metrics, CachedRoute route) {
         this.items = items;
         this.bypassHeaders = List.copyOf(bypassHeaders);
         this.metrics = metrics;
-        this.keys = route.keys();
-        this.format = route.format();
-        this.misses = route.misses();
-        this.stale = route.stale();
-        this.refreshAhead = route.refreshAhead();
-        this.settings = route.settings();
+        this.route = route;
     }
 
-    /**
-     * A route's own parts.
-     *
-     * @param keys its key template
-     * @param format how its items become responses
-     * @param misses its misses, coalesced
-     * @param stale its stale answers
-     * @param refreshAhead the seconds of an item's life left at which memcached names one lookup to refresh it; 0
-     * never
-     * @param settings its settings, for {@link #toString()}
-     */
-    record Route(CacheKeyTemplate keys, BodyFormat format, MissCoalescing misses, StaleResponses stale,
-            int refreshAhead, String settings) {
-    }
 
     @Override
     public Mono<Void> filter(ServerWebExchange exchange, GatewayFilterChain chain) {
@@ -99,9 +66,10 @@ public final class MemcachedCacheFilter implements GatewayFilter, Ordered {
             return chain.filter(exchange);
         }
         String key = rendered.get();
-        Supplier<Mono<Void>> lookUp = () -> items.lookUp(key, request.getHeaders(), format, refreshAhead)
+        Supplier<Mono<Void>> lookUp = () -> items.lookUp(key, request.getHeaders(), route.format(),
+                route.refreshAhead())
                 .flatMap(lookup -> respond(exchange, chain, key, outcome, lookup));
-        return misses.joinInFlight(exchange, key, outcome, lookUp).orElseGet(() -> {
+        return route.misses().joinInFlight(exchange, chain, key, outcome, lookUp).orElseGet(() -> {
             EarlyLookup early = exchange.getAttribute(EarlyLookup.ATTRIBUTE);
             if (early != null && early.filter() == this && early.key().equals(key)) {
                 return respond(exchange, chain, key, outcome, early.lookup());
@@ -120,11 +88,11 @@ public final class MemcachedCacheFilter implements GatewayFilter, Ordered {
         ServerHttpRequest request = exchange.getRequest();
         Optional<String> rendered = bypassReason(request).isEmpty() ? key(request) : Optional.empty();
         // A bypass, and a key with a miss in flight, are the route's to answer, as ever.
-        if (rendered.isEmpty() || misses.inFlight(rendered.get())) {
+        if (rendered.isEmpty() || route.misses().inFlight(rendered.get())) {
             return chain.filter(exchange);
         }
         String key = rendered.get();
-        return items.lookUp(key, request.getHeaders(), format, refreshAhead).flatMap(lookup -> {
+        return items.lookUp(key, request.getHeaders(), route.format(), route.refreshAhead()).flatMap(lookup -> {
             // A stale item, or one to refresh, needs the route's backend: the route answers it.
             if (lookup instanceof Lookup.Hit hit && hit.age().fresh() && !hit.wonRefresh()) {
                 return hit(exchange, hit, CacheOutcome.of(exchange.getResponse(), metrics));
@@ -138,14 +106,14 @@ public final class MemcachedCacheFilter implements GatewayFilter, Ordered {
             CacheOutcome outcome, Lookup lookup) {
         if (lookup instanceof Lookup.Hit hit) {
             return switch (hit.age().staleness()) {
-                case FRESH -> hit.wonRefresh() ? stale.hitRefreshedEarly(exchange, chain, key, hit, outcome)
+                case FRESH -> hit.wonRefresh() ? route.stale().hitRefreshedEarly(exchange, chain, key, hit, outcome)
                         : hit(exchange, hit, outcome);
-                case WHILE_REVALIDATE -> stale.whileRevalidate(exchange, chain, key, hit, outcome);
-                case IF_ERROR -> stale.ifError(exchange, hit, outcome,
-                        guarded -> misses.missAfterStale(guarded, chain, key, outcome));
+                case WHILE_REVALIDATE -> route.stale().whileRevalidate(exchange, chain, key, hit, outcome);
+                case IF_ERROR -> route.stale().ifError(exchange, hit, outcome,
+                        guarded -> route.misses().missAfterStale(guarded, chain, key, outcome));
                 case EXPIRED -> {
                     outcome.expired(hit.age().ttl().orElse(0));
-                    yield misses.missAfterStale(exchange, chain, key, outcome);
+                    yield route.misses().missAfterStale(exchange, chain, key, outcome);
                 }
             };
         }
@@ -159,16 +127,16 @@ public final class MemcachedCacheFilter implements GatewayFilter, Ordered {
             return chain.filter(exchange);
         }
         outcome.miss();
-        return misses.miss(exchange, chain, key, outcome);
+        return route.misses().miss(exchange, chain, key, outcome);
     }
 
     private Mono<Void> hit(ServerWebExchange exchange, Lookup.Hit hit, CacheOutcome outcome) {
         outcome.hit();
-        return CapturedResponseWriter.write(exchange, hit.response(format));
+        return CapturedResponseWriter.write(exchange, hit.response(route.format()));
     }
 
     private Optional<String> key(ServerHttpRequest request) {
-        return keys.render(request.getURI().getRawPath(), request.getURI().getRawQuery(), request.getHeaders());
+        return route.keys().render(request.getURI().getRawPath(), request.getURI().getRawQuery(), request.getHeaders());
     }
 
     private Optional<Bypass> bypassReason(ServerHttpRequest request) {
@@ -192,12 +160,6 @@ public final class MemcachedCacheFilter implements GatewayFilter, Ordered {
 
     @Override
     public String toString() {
-        return settings;
-    }
-
-    /** A lookup made before routing, for the route filter that made it and the key it looked up. */
-    public record EarlyLookup(MemcachedCacheFilter filter, String key, Lookup lookup) {
-
-        static final String ATTRIBUTE = EarlyLookup.class.getName();
+        return route.settings();
     }
 }

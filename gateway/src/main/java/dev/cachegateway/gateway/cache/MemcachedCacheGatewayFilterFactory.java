@@ -65,7 +65,7 @@ public class MemcachedCacheGatewayFilterFactory
         BodyFormat format = new BodyFormat(route.contentType(), route.gzipFlag());
         BackendFallback backend = new BackendFallback(route.store(), policy, store, metrics);
         MissCoalescing misses = new MissCoalescing(inFlight, replicas, backend, format, defaults.getLockTimeout());
-        return new MemcachedCacheFilter(items, defaults.getBypassHeaders(), metrics, new MemcachedCacheFilter.Route(
+        return new MemcachedCacheFilter(items, defaults.getBypassHeaders(), metrics, new CachedRoute(
                 keys, format, misses, new StaleResponses(refresh, backend, format), route.refreshAhead(),
                 route.describe(this, defaults)));
     }

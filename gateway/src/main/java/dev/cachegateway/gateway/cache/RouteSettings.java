@@ -55,7 +55,8 @@ record RouteSettings(String keyTemplate, MediaType contentType, int gzipFlag, bo
      * refresh; an answer that names a window of its own is refreshed that much earlier or later.
      */
     int refreshAhead() {
-        return earlyRefresh.isZero() ? 0 : (int) Math.min(Integer.MAX_VALUE, stale.longest() + earlyRefresh.toSeconds());
+        long ahead = stale.longest() + earlyRefresh.toSeconds();
+        return earlyRefresh.isZero() ? 0 : (int) Math.min(Integer.MAX_VALUE, ahead);
     }
 
     /** The filter's {@code toString()}: this route's settings, then those every route shares. */

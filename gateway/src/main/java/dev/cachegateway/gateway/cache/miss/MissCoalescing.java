@@ -2,12 +2,12 @@ package dev.cachegateway.gateway.cache.miss;
 
 import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 
 import dev.cachegateway.gateway.cache.format.BodyFormat;
 import dev.cachegateway.gateway.cache.miss.BackendFallback.Waiters;
 import dev.cachegateway.gateway.cache.miss.InFlightRequests.Ticket;
-import dev.cachegateway.gateway.cache.miss.ReplicaLocks.Claim;
 import dev.cachegateway.gateway.cache.outcome.CacheOutcome;
 import dev.cachegateway.gateway.cache.response.CapturedResponse;
 import dev.cachegateway.gateway.cache.response.CapturedResponseWriter;
@@ -51,12 +51,12 @@ public final class MissCoalescing {
      * leader has no answer to share, {@code lookUp} answers: memcached may hold a stale item that can stand in for
      * a backend that failed the leader.
      */
-    public Optional<Mono<Void>> joinInFlight(ServerWebExchange exchange, String key, CacheOutcome outcome,
-            Supplier<Mono<Void>> lookUp) {
+    public Optional<Mono<Void>> joinInFlight(ServerWebExchange exchange, GatewayFilterChain chain, String key,
+            CacheOutcome outcome, Supplier<Mono<Void>> lookUp) {
         if (!backend.stores(exchange.getRequest())) {
             return Optional.empty();
         }
-        return inFlight.follow(key).map(ticket -> follow(exchange, ticket, outcome, lookUp));
+        return inFlight.follow(key).map(ticket -> follow(exchange, chain, key, ticket, outcome, lookUp));
     }
 
     /** Whether a miss for {@code key} is on its way to the backend now. */
@@ -85,24 +85,24 @@ public final class MissCoalescing {
         }
         Ticket ticket = inFlight.enter(key);
         if (!ticket.leads()) {
-            return follow(exchange, ticket, outcome,
+            return follow(exchange, chain, key, ticket, outcome,
                     () -> backend.fetch(exchange, chain, key, outcome, Waiters.NONE));
         }
         return replicas.claim(key)
-                .flatMap(claim -> lead(exchange, chain, key, outcome, new Lead(ticket, claim), recheck))
+                .flatMap(claim -> lead(exchange, chain, key, outcome, new Lead(ticket, claim, replicas), recheck))
                 .doFinally(signal -> ticket.release());
     }
 
     private Mono<Void> lead(ServerWebExchange exchange, GatewayFilterChain chain, String key, CacheOutcome outcome,
             Lead lead, boolean recheck) {
-        if (!lead.claim.taken() && !recheck) {
+        if (!lead.waitsForAnotherReplica() && !recheck) {
             return backend.fetch(exchange, chain, key, outcome, lead);
         }
-        Mono<CachedItem> stored = lead.claim.taken() ? replicas.awaitItem(key) : replicas.freshItem(key);
+        Mono<CachedItem> stored = lead.waitsForAnotherReplica() ? replicas.awaitItem(key) : replicas.freshItem(key);
         // Decided before writing: a written answer is an empty Mono too, and must not trigger a fetch.
         return stored.map(Optional::of).defaultIfEmpty(Optional.empty()).flatMap(item -> {
             if (item.isEmpty()) {
-                if (lead.claim.taken()) {
+                if (lead.waitsForAnotherReplica()) {
                     outcome.collapseFailed();
                 }
                 return backend.fetch(exchange, chain, key, outcome, lead);
@@ -120,52 +120,24 @@ public final class MissCoalescing {
         });
     }
 
-    private Mono<Void> follow(ServerWebExchange exchange, Ticket ticket, CacheOutcome outcome,
-            Supplier<Mono<Void>> alone) {
+    // A leader that ends with nothing to share leaves its followers to afterFailedLeader; one that takes longer than
+    // the lock timeout, or shares an answer a follower cannot take, leaves them to ask the backend themselves.
+    private Mono<Void> follow(ServerWebExchange exchange, GatewayFilterChain chain, String key, Ticket ticket,
+            CacheOutcome outcome, Supplier<Mono<Void>> afterFailedLeader) {
+        AtomicBoolean waitedTooLong = new AtomicBoolean();
         return ticket.answer()
-                .timeout(lockTimeout, Mono.empty())
+                .timeout(lockTimeout, Mono.fromRunnable(() -> waitedTooLong.set(true)))
                 .map(Optional::of)
                 .defaultIfEmpty(Optional.empty())
                 .flatMap(shared -> {
                     // The leader's answer may be gzip for a client that takes it; one that does not asks itself.
                     if (shared.isEmpty() || !GzipAcceptance.canTake(exchange.getRequest().getHeaders(), shared.get())) {
                         outcome.collapseFailed();
-                        return alone.get();
+                        return shared.isEmpty() && !waitedTooLong.get() ? afterFailedLeader.get()
+                                : backend.fetch(exchange, chain, key, outcome, Waiters.NONE);
                     }
                     outcome.coalesced();
                     return CapturedResponseWriter.write(exchange, shared.get());
                 });
-    }
-
-    /** A leading miss: its followers in this gateway, and its lock among the replicas. */
-    private final class Lead implements Waiters {
-
-        private final Ticket ticket;
-
-        private final Claim claim;
-
-        Lead(Ticket ticket, Claim claim) {
-            this.ticket = ticket;
-            this.claim = claim;
-        }
-
-        @Override
-        public void share(CapturedResponse answer) {
-            ticket.share(answer);
-        }
-
-        @Override
-        public void stored() {
-            ticket.end();
-            replicas.release(claim);
-        }
-
-        @Override
-        public void release() {
-            // A shared answer keeps the lock until it is stored, so that other replicas find the item.
-            if (ticket.release()) {
-                replicas.release(claim);
-            }
-        }
     }
 }

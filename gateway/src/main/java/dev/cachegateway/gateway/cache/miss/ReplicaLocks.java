@@ -6,8 +6,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 import dev.cachegateway.gateway.cache.policy.ItemAge;
 import dev.cachegateway.gateway.memcached.CachedItem;
-import dev.cachegateway.gateway.memcached.MetaItem;
 import dev.cachegateway.gateway.memcached.MemcachedLimits;
+import dev.cachegateway.gateway.memcached.MetaItem;
 import dev.cachegateway.gateway.memcached.ReactiveMemcached;
 import reactor.core.publisher.Mono;
 

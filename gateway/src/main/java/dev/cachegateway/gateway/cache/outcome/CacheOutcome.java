@@ -19,15 +19,6 @@ import org.springframework.http.server.reactive.ServerHttpResponse;
  */
 public final class CacheOutcome {
 
-    /** The RFC 9211 response header. */
-    public static final String CACHE_STATUS = "Cache-Status";
-
-    /** This cache's name in Cache-Status: a product name, the same on every replica. */
-    public static final String CACHE_NAME = "memcached-gateway";
-
-    // Every hit says the same; built once rather than on each.
-    private static final String HIT_MEMBER = CACHE_NAME + "; hit";
-
     private volatile XCache status = XCache.BYPASS;
 
     // RFC 9211 parameters: why the request went forward (null on a hit), and what became of the answer.
@@ -59,7 +50,7 @@ public final class CacheOutcome {
             HttpHeaders headers = response.getHeaders();
             headers.set(XCache.HEADER, outcome.status.name());
             // Appended: the backend's own caches, if any, come first (RFC 9211 2).
-            headers.add(CACHE_STATUS, outcome.cacheStatus());
+            headers.add(CacheStatusField.HEADER, outcome.cacheStatus());
             metrics.lookup(outcome.status);
             return Mono.empty();
         });
@@ -153,31 +144,6 @@ public final class CacheOutcome {
 
     /** This cache's member of the Cache-Status list, an RFC 8941 item with parameters. */
     public String cacheStatus() {
-        if (forward == null && ttl == null) {
-            return HIT_MEMBER;
-        }
-        StringBuilder member = new StringBuilder(64).append(CACHE_NAME);
-        if (forward == null) {
-            member.append("; hit");
-        }
-        else {
-            member.append("; fwd=").append(forward);
-        }
-        if (backendStatus != null) {
-            member.append("; fwd-status=").append(backendStatus);
-        }
-        if (ttl != null) {
-            member.append("; ttl=").append(ttl);
-        }
-        if (collapsed != null) {
-            member.append(collapsed ? "; collapsed" : "; collapsed=?0");
-        }
-        if (stored) {
-            member.append("; stored");
-        }
-        if (detail != null) {
-            member.append("; detail=").append(detail);
-        }
-        return member.toString();
+        return CacheStatusField.member(forward, backendStatus, ttl, collapsed, stored, detail);
     }
 }

@@ -1,0 +1,9 @@
+package dev.cachegateway.gateway.cache;
+
+import dev.cachegateway.gateway.cache.hit.Lookup;
+
+/** A lookup made before routing, for the route filter that made it and the key it looked up. */
+record EarlyLookup(MemcachedCacheFilter filter, String key, Lookup lookup) {
+
+    static final String ATTRIBUTE = EarlyLookup.class.getName();
+}
