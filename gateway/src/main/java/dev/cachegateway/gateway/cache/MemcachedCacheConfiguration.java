@@ -3,6 +3,7 @@ package dev.cachegateway.gateway.cache;
 import dev.cachegateway.gateway.cache.early.EarlyHitFilter;
 import dev.cachegateway.gateway.cache.hit.ItemLookup;
 import dev.cachegateway.gateway.cache.hit.NearCache;
+import dev.cachegateway.gateway.cache.invalidate.WriteInvalidation;
 import dev.cachegateway.gateway.cache.miss.InFlightRequests;
 import dev.cachegateway.gateway.cache.miss.ReplicaLocks;
 import dev.cachegateway.gateway.cache.miss.ResponseStore;
@@ -63,10 +64,16 @@ class MemcachedCacheConfiguration {
     }
 
     @Bean
+    WriteInvalidation writeInvalidation(ReactiveMemcached memcached, NearCache nearCache) {
+        return new WriteInvalidation(memcached, nearCache);
+    }
+
+    @Bean
     MemcachedCacheGatewayFilterFactory memcachedCacheGatewayFilterFactory(MemcachedCacheProperties defaults,
             ItemLookup items, ResponseStore store, InFlightRequests inFlight, ReplicaLocks replicas,
-            BackgroundRefresh refresh, CacheMetrics metrics) {
-        return new MemcachedCacheGatewayFilterFactory(defaults, items, store, inFlight, replicas, refresh, metrics);
+            BackgroundRefresh refresh, WriteInvalidation invalidation, CacheMetrics metrics) {
+        return new MemcachedCacheGatewayFilterFactory(defaults, items, store, inFlight, replicas, refresh, invalidation,
+                metrics);
     }
 
     @Bean

@@ -6,6 +6,7 @@ import java.util.function.Supplier;
 
 import dev.cachegateway.gateway.cache.hit.ItemLookup;
 import dev.cachegateway.gateway.cache.hit.Lookup;
+import dev.cachegateway.gateway.cache.invalidate.WriteInvalidation;
 import dev.cachegateway.gateway.cache.outcome.CacheMetrics;
 import dev.cachegateway.gateway.cache.outcome.CacheMetrics.Bypass;
 import dev.cachegateway.gateway.cache.outcome.CacheOutcome;
@@ -39,17 +40,22 @@ public final class MemcachedCacheFilter implements GatewayFilter, Ordered {
 
     private final CachedRoute route;
 
+    private final WriteInvalidation invalidation;
+
     /**
      * @param items the lookup every route shares
      * @param bypassHeaders the request headers that make a request pass the cache untouched
      * @param metrics the meters every route shares
      * @param route this route's parts
+     * @param invalidation what a successful write deletes
      */
-    MemcachedCacheFilter(ItemLookup items, List<String> bypassHeaders, CacheMetrics metrics, CachedRoute route) {
+    MemcachedCacheFilter(ItemLookup items, List<String> bypassHeaders, CacheMetrics metrics, CachedRoute route,
+            WriteInvalidation invalidation) {
         this.items = items;
         this.bypassHeaders = List.copyOf(bypassHeaders);
         this.metrics = metrics;
         this.route = route;
+        this.invalidation = invalidation;
     }
 
 
@@ -63,6 +69,9 @@ public final class MemcachedCacheFilter implements GatewayFilter, Ordered {
             Bypass reason = bypass.orElse(Bypass.KEY);
             metrics.bypass(reason);
             outcome.bypass(reason);
+            if (reason == Bypass.METHOD && WriteInvalidation.invalidates(request.getMethod())) {
+                invalidation.onSuccess(exchange, route.keys());
+            }
             return chain.filter(exchange);
         }
         String key = rendered.get();

@@ -5,6 +5,7 @@ import java.util.List;
 
 import dev.cachegateway.gateway.cache.format.BodyFormat;
 import dev.cachegateway.gateway.cache.hit.ItemLookup;
+import dev.cachegateway.gateway.cache.invalidate.WriteInvalidation;
 import dev.cachegateway.gateway.cache.key.CacheKeyTemplate;
 import dev.cachegateway.gateway.cache.miss.BackendFallback;
 import dev.cachegateway.gateway.cache.miss.InFlightRequests;
@@ -41,10 +42,13 @@ public class MemcachedCacheGatewayFilterFactory
 
     private final BackgroundRefresh refresh;
 
+    private final WriteInvalidation invalidation;
+
     private final CacheMetrics metrics;
 
     MemcachedCacheGatewayFilterFactory(MemcachedCacheProperties defaults, ItemLookup items, ResponseStore store,
-            InFlightRequests inFlight, ReplicaLocks replicas, BackgroundRefresh refresh, CacheMetrics metrics) {
+            InFlightRequests inFlight, ReplicaLocks replicas, BackgroundRefresh refresh, WriteInvalidation invalidation,
+            CacheMetrics metrics) {
         super(Config.class);
         this.defaults = defaults;
         this.items = items;
@@ -52,6 +56,7 @@ public class MemcachedCacheGatewayFilterFactory
         this.inFlight = inFlight;
         this.replicas = replicas;
         this.refresh = refresh;
+        this.invalidation = invalidation;
         this.metrics = metrics;
     }
 
@@ -67,7 +72,7 @@ public class MemcachedCacheGatewayFilterFactory
         MissCoalescing misses = new MissCoalescing(inFlight, replicas, backend, format, defaults.getLockTimeout());
         return new MemcachedCacheFilter(items, defaults.getBypassHeaders(), metrics, new CachedRoute(
                 keys, format, misses, new StaleResponses(refresh, backend, format), route.refreshAhead(),
-                route.describe(this, defaults)));
+                route.describe(this, defaults)), invalidation);
     }
 
     @Override
