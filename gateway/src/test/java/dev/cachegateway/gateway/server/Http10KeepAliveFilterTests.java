@@ -2,13 +2,11 @@ package dev.cachegateway.gateway.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.InputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 
 import dev.cachegateway.gateway.support.CacheIntegrationTest;
+import dev.cachegateway.gateway.support.RawHttp;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -29,7 +27,7 @@ class Http10KeepAliveFilterTests extends CacheIntegrationTest {
             socket.setSoTimeout(5_000);
             for (int i = 0; i < 2; i++) {
                 socket.getOutputStream().write(request.getBytes(StandardCharsets.US_ASCII));
-                String head = readAnswer(socket.getInputStream());
+                String head = RawHttp.readAnswer(socket.getInputStream());
                 assertThat(head).as("answer %d", i + 1).contains(" 200 ").containsIgnoringCase("connection: keep-alive");
             }
         }
@@ -41,27 +39,10 @@ class Http10KeepAliveFilterTests extends CacheIntegrationTest {
             socket.setSoTimeout(5_000);
             socket.getOutputStream().write(
                     "GET /api/v1/comments/1/no_cache HTTP/1.0\r\nHost: localhost\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
-            String head = readAnswer(socket.getInputStream());
+            String head = RawHttp.readAnswer(socket.getInputStream());
 
             assertThat(head).contains(" 200 ").doesNotContainIgnoringCase("keep-alive");
             assertThat(socket.getInputStream().read()).isEqualTo(-1);
         }
-    }
-
-    // Reads one answer: the head up to the blank line, then Content-Length bytes of body.
-    private static String readAnswer(InputStream in) throws IOException {
-        ByteArrayOutputStream head = new ByteArrayOutputStream();
-        while (!head.toString(StandardCharsets.ISO_8859_1).endsWith("\r\n\r\n")) {
-            int b = in.read();
-            if (b == -1) {
-                throw new IOException("Connection closed after: " + head.toString(StandardCharsets.ISO_8859_1));
-            }
-            head.write(b);
-        }
-        String text = head.toString(StandardCharsets.ISO_8859_1);
-        int length = text.lines().filter(line -> line.toLowerCase().startsWith("content-length:"))
-                .mapToInt(line -> Integer.parseInt(line.substring(15).trim())).findFirst().orElse(0);
-        in.readNBytes(length);
-        return text;
     }
 }

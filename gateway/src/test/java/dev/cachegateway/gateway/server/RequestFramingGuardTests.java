@@ -16,6 +16,7 @@ import dev.cachegateway.gateway.support.ByteRecordingBackend;
 import dev.cachegateway.gateway.support.CacheIntegrationTest;
 import dev.cachegateway.gateway.support.RawAnswers;
 import dev.cachegateway.gateway.support.RawAnswers.Answer;
+import dev.cachegateway.gateway.support.RawHttp;
 import dev.cachegateway.gateway.support.StrictHttp;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.BeforeEach;
@@ -151,7 +152,7 @@ class RequestFramingGuardTests extends CacheIntegrationTest {
             socket.setSoTimeout(10_000);
             for (int i = 1; i <= 2; i++) {
                 socket.getOutputStream().write(bytes("GET /framing/" + i + " HTTP/1.1\r\nHost: localhost\r\n\r\n"));
-                assertThat(readAnswer(socket.getInputStream())).as("answer %d", i).startsWith("HTTP/1.1 200 ");
+                assertThat(RawHttp.readAnswer(socket.getInputStream())).as("answer %d", i).startsWith("HTTP/1.1 200 ");
             }
         }
         assertThat(recorder.requests()).extracting(StrictHttp.Request::target)
@@ -170,22 +171,6 @@ class RequestFramingGuardTests extends CacheIntegrationTest {
         assertThat(answer.body()).startsWith("{\"status\":" + status + ",").doesNotContain("Exception");
         assertThat(recorder.requests()).as("requests the backend got").isEmpty();
         assertThat(recorder.connectionsWithPartialRequests()).isZero();
-    }
-
-    // One answer: the head up to the blank line, then Content-Length bytes of body.
-    private static String readAnswer(InputStream in) throws IOException {
-        ByteArrayOutputStream head = new ByteArrayOutputStream();
-        while (!head.toString(StandardCharsets.ISO_8859_1).endsWith("\r\n\r\n")) {
-            int b = in.read();
-            if (b == -1) {
-                throw new IOException("Connection closed after: " + head.toString(StandardCharsets.ISO_8859_1));
-            }
-            head.write(b);
-        }
-        String text = head.toString(StandardCharsets.ISO_8859_1);
-        int length = text.lines().filter(line -> line.toLowerCase().startsWith("content-length:"))
-                .mapToInt(line -> Integer.parseInt(line.substring(15).trim())).findFirst().orElse(0);
-        return text + new String(in.readNBytes(length), StandardCharsets.ISO_8859_1);
     }
 
     private static String readToEnd(InputStream in) throws IOException {

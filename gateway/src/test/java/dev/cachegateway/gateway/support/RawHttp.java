@@ -26,6 +26,22 @@ public final class RawHttp {
         }
     }
 
+    /** One answer read off a connection: the head up to the blank line, then Content-Length bytes of body. */
+    public static String readAnswer(InputStream in) throws IOException {
+        ByteArrayOutputStream head = new ByteArrayOutputStream();
+        while (!head.toString(StandardCharsets.ISO_8859_1).endsWith("\r\n\r\n")) {
+            int b = in.read();
+            if (b == -1) {
+                throw new IOException("Connection closed after: " + head.toString(StandardCharsets.ISO_8859_1));
+            }
+            head.write(b);
+        }
+        String text = head.toString(StandardCharsets.ISO_8859_1);
+        int length = text.lines().filter(line -> line.toLowerCase().startsWith("content-length:"))
+                .mapToInt(line -> Integer.parseInt(line.substring(15).trim())).findFirst().orElse(0);
+        return text + new String(in.readNBytes(length), StandardCharsets.ISO_8859_1);
+    }
+
     public static byte[] request(String requestLine, String... headers) {
         StringBuilder text = new StringBuilder(requestLine).append("\r\n");
         for (String header : headers) {

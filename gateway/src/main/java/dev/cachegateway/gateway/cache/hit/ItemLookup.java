@@ -42,8 +42,7 @@ public final class ItemLookup {
         }
         return memcached.lookup(key, refreshAhead)
                 .map(found -> {
-                    ItemAge age = found.ttlKnown() ? ItemAge.of(found.item().flags(), found.remainingTtlSeconds())
-                            : ItemAge.UNKNOWN;
+                    ItemAge age = ItemAge.of(found);
                     // Only a fresh item that nobody must refresh now is worth holding in this gateway.
                     String etag = near.enabled() && age.fresh() && !found.won()
                             ? near.read(key, found.item(), age).etag() : null;

@@ -58,8 +58,7 @@ public final class ReplicaLocks {
     /** A fresh item under {@code key} now, if there is one: for a lock taken just after another replica's store. */
     public Mono<CachedItem> freshItem(String key) {
         return memcached.lookup(key, 0)
-                .filter(found -> !found.ttlKnown()
-                        || ItemAge.of(found.item().flags(), found.remainingTtlSeconds()).fresh())
+                .filter(found -> ItemAge.of(found).fresh())
                 .map(MetaItem::item)
                 .onErrorResume(failure -> Mono.empty());
     }

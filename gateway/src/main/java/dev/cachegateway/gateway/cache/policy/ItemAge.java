@@ -2,6 +2,8 @@ package dev.cachegateway.gateway.cache.policy;
 
 import java.util.OptionalLong;
 
+import dev.cachegateway.gateway.memcached.MetaItem;
+
 /**
  * Where an item found in memcached stands against its freshness. The item lives for its freshness plus the longer
  * of its stale windows, which its flags carry ({@link StaleFlags}), so memcached's remaining TTL tells both: the
@@ -49,6 +51,11 @@ public record ItemAge(Staleness staleness, OptionalLong ttl) {
         Staleness staleness = staleFor < windows.whileRevalidate() ? Staleness.WHILE_REVALIDATE
                 : staleFor < windows.ifError() ? Staleness.IF_ERROR : Staleness.EXPIRED;
         return new ItemAge(staleness, OptionalLong.of(ttl));
+    }
+
+    /** The age of an item a lookup found: unknown when the lookup was a plain get, which tells no TTL. */
+    public static ItemAge of(MetaItem found) {
+        return found.ttlKnown() ? of(found.item().flags(), found.remainingTtlSeconds()) : UNKNOWN;
     }
 
     /** Whether the item is fresh. */
