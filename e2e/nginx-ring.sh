@@ -8,12 +8,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-ports=(41211 41212 41213)
-comments_port=44567
-short_port=44568
-gateway_port=48080
-management_port=48081
-nginx_port=48090
+# Below Linux's ephemeral range (32768 and up), where an outgoing connection's local port could already hold one.
+ports=(25211 25212 25213)
+comments_port=25567
+short_port=25568
+gateway_port=25080
+management_port=25081
+nginx_port=25090
 work=$(mktemp -d)
 
 # shellcheck source=scripts/common.sh
