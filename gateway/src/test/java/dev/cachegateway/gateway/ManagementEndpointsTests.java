@@ -2,6 +2,7 @@ package dev.cachegateway.gateway;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.time.Duration;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -26,7 +27,10 @@ class ManagementEndpointsTests extends CacheIntegrationTest {
     @BeforeEach
     void managementClient() {
         assertThat(managementPort).isNotEqualTo(port);
-        management = WebTestClient.bindToServer().baseUrl("http://localhost:" + managementPort).build();
+        // Meters and answers are under test, not speed: a scrape on a loaded 2-core CI machine once took over the
+        // client's default 5 s.
+        management = WebTestClient.bindToServer().baseUrl("http://localhost:" + managementPort)
+                .responseTimeout(Duration.ofSeconds(30)).build();
     }
 
     @Test
