@@ -1,9 +1,15 @@
 #!/usr/bin/env bash
-# Runs the public HTTP caching test suite (github.com/http-tests/cache-tests) against the gateway, and against nginx
-# proxy_cache configured as in the suite's own nginx example, in the same run. The suite's origin server, a memcached,
-# the gateway (one route /** to the origin through MemcachedCache, key $uri$is_args$args, content type text/plain)
+# Runs the public HTTP caching test suite (github.com/http-tests/cache-tests) against the gateway twice, once for each
+# item format, and against nginx proxy_cache configured as in the suite's own nginx example, in the same run. The
+# gateway has one route /** to the suite's origin through MemcachedCache (key $uri$is_args$args, content type
+# text/plain): `gateway-body` with the default item format, then `gateway-http` with `item-format: http`, one gateway
+# process after the other on one memcached, emptied in between. The suite's origin server, memcached, the gateways
 # and nginx run as plain processes on loopback ports and are all stopped on exit. It prints, for each cache, how many
-# tests passed and how many of the required ones did, and keeps the suite's result files in RESULTS_DIR.
+# tests passed and how many of the required ones did, then the required tests the http route fails (id, result, the
+# suite's name for the test and its group, and why), which it also writes to
+# RESULTS_DIR/gateway-http-required-failing.txt. RESULTS_DIR keeps the suite's result files (<cache>.json) and the
+# gateways' logs. A gateway that does not start (one without the http format refuses its argument) is reported as
+# not measured, and the run then ends non-zero once the others are measured and printed.
 #
 #   scripts/cache-tests.sh SUITE_DIR     SUITE_DIR: a clone of the suite with `npm install` done in it
 #
@@ -13,11 +19,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 suite=$(cd "${1:?usage: scripts/cache-tests.sh SUITE_DIR}" && pwd)
-origin_port=${ORIGIN_PORT:-38000}
-memcached_port=${MEMCACHED_PORT:-38211}
-gateway_port=${GATEWAY_PORT:-38080}
-management_port=${MANAGEMENT_PORT:-38081}
-nginx_port=${NGINX_PORT:-38002}
+# Below Linux's ephemeral range (32768 and up), where an outgoing connection's local port could already hold one.
+origin_port=${ORIGIN_PORT:-27300}
+memcached_port=${MEMCACHED_PORT:-27311}
+gateway_port=${GATEWAY_PORT:-27380}
+management_port=${MANAGEMENT_PORT:-27381}
+nginx_port=${NGINX_PORT:-27302}
 results=${RESULTS_DIR:-$(mktemp -d)}
 work=$(mktemp -d)
 
@@ -87,6 +94,34 @@ console.log(`${name}: passed ${passed} of ${total}, required passed ${requiredPa
 EOF
 }
 
+# Writes the required tests of one cache that do not pass, judged alone as summarise counts them, to
+# RESULTS_DIR/<name>-required-failing.txt and prints them: one line each with the test's id, its result, the suite's
+# name for it and for its group, and the reason the suite recorded.
+list_failing() { # name results.json
+    local list="$results/$1-required-failing.txt"
+    (cd "$suite" && node --no-warnings --input-type=module - "$2") >"$list" <<'EOF'
+import fs from 'fs'
+import { pathToFileURL } from 'url'
+const [file] = process.argv.slice(2)
+const { default: suites } = await import(pathToFileURL(process.cwd() + '/tests/index.mjs'))
+const { determineTestResult, resultTypes } = await import(pathToFileURL(process.cwd() + '/test-engine/lib/results.mjs'))
+const results = JSON.parse(fs.readFileSync(file, 'utf8'))
+const typeName = (type) => Object.keys(resultTypes).find((name) => resultTypes[name] === type)
+for (const suite of suites) {
+  for (const test of suite.tests) {
+    if (results[test.id] === undefined || (test.kind !== undefined && test.kind !== 'required')) continue
+    const type = determineTestResult(suites, test.id, results, false)
+    if (type === resultTypes.pass) continue
+    const result = results[test.id]
+    const reason = Array.isArray(result) ? result.slice(1).join(': ') : String(result)
+    console.log(`${test.id} [${typeName(type)}] ${test.name} (${suite.name}): ${reason.replace(/\s+/g, ' ')}`)
+  }
+}
+EOF
+    printf '%s: %s required tests fail, listed in %s\n' "$1" "$(wc -l <"$list")" "$list"
+    cat "$list"
+}
+
 run_suite() { # name base-url
     log "running the suite against $1"
     (cd "$suite" && npm run --silent cli --base="$2") >"$results/$1.json"
@@ -97,27 +132,60 @@ origin() {
     cd "$suite" && exec npm run --silent server --port="$origin_port" --pidfile="$work/origin.pid"
 }
 
+# start_gateway NAME ROUTE-ARGUMENT...: a gateway on $gateway_port with one route to the origin, the arguments given
+# as name=value, its log in $work/NAME.log. Non-zero, with the end of its log, when it does not answer its health
+# check.
+start_gateway() {
+    local name=$1 route='spring.cloud.gateway.server.webflux.routes[0]' argument arguments=()
+    shift
+    for argument in "$@"; do arguments+=(--"$route.filters[0].args.$argument"); done
+    # One route for everything; the list replaces application.yml's routes.
+    spawn "$work/$name.log" java -Xmx256m -jar "$jar" --server.port="$gateway_port" --server.address=127.0.0.1 \
+        --management.server.port="$management_port" --management.server.address=127.0.0.1 \
+        --memcached.servers="127.0.0.1:$memcached_port" \
+        --"$route.id=cache-tests" --"$route.uri=http://127.0.0.1:$origin_port" --"$route.predicates[0]=Path=/**" \
+        --"$route.filters[0].name=MemcachedCache" "${arguments[@]}"
+    gateway_pid=$spawned
+    # In a subshell, so that a gateway that exits is reported by the caller instead of ending the run.
+    (await "http://127.0.0.1:$management_port/actuator/health" 90 "$gateway_pid" "$work/$name.log")
+}
+
+# measure_gateway NAME ROUTE-ARGUMENT...: the suite against a gateway with these route arguments, on an empty
+# memcached, then the gateway stopped; NAME joins $not_measured when the gateway does not start.
+measure_gateway() {
+    local name=$1
+    memcached_ask "$memcached_port" flush_all >/dev/null
+    if start_gateway "$@"; then
+        run_suite "$name" "http://127.0.0.1:$gateway_port"
+    else
+        log "$name did not start: not measured"
+        not_measured+=("$name")
+    fi
+    stop_all "$gateway_pid"
+    cp "$work/$name.log" "$results/$name.log"
+    if grep -q 'Exception' "$work/$name.log"; then
+        log "$name logged exceptions on $(grep -c 'Exception' "$work/$name.log") lines ($results/$name.log)"
+    fi
+}
+
 need memcached memcached
 need curl curl
 [ -d "$suite/node_modules" ] || fail "run npm install in $suite first"
 jar=${GATEWAY_JAR:-$(jar_of gateway)}
+for port in "$origin_port" "$memcached_port" "$gateway_port" "$management_port" "$nginx_port"; do
+    port_free "$port" || fail "port $port is taken"
+done
 
 spawn "$work/origin.log" origin
 origin_pid=$spawned
 start_memcached "$memcached_port" 64 "$work/memcached.log"
-# One route for everything; the list replaces application.yml's routes.
-route='spring.cloud.gateway.server.webflux.routes[0]'
-spawn "$work/gateway.log" java -Xmx256m -jar "$jar" --server.port="$gateway_port" --server.address=127.0.0.1 \
-    --management.server.port="$management_port" --management.server.address=127.0.0.1 \
-    --memcached.servers="127.0.0.1:$memcached_port" \
-    --"$route.id=cache-tests" --"$route.uri=http://127.0.0.1:$origin_port" --"$route.predicates[0]=Path=/**" \
-    --"$route.filters[0].name=MemcachedCache" --"$route.filters[0].args.key-template=\$uri\$is_args\$args" \
-    --"$route.filters[0].args.content-type=text/plain"
-gateway_pid=$spawned
 await "http://127.0.0.1:$origin_port/" 30 "$origin_pid" "$work/origin.log"
-await "http://127.0.0.1:$management_port/actuator/health" 90 "$gateway_pid" "$work/gateway.log"
 
-run_suite gateway "http://127.0.0.1:$gateway_port"
+# The two routes differ in their item format only.
+not_measured=()
+route_arguments=("key-template=\$uri\$is_args\$args" content-type=text/plain)
+measure_gateway gateway-body "${route_arguments[@]}"
+measure_gateway gateway-http "${route_arguments[@]}" item-format=http
 if need nginx nginx; then
     start_nginx
     run_suite nginx "http://127.0.0.1:$nginx_port"
@@ -125,11 +193,10 @@ else
     log "nginx is not available: its column is left out"
 fi
 
-summarise gateway "$results/gateway.json"
-if [ -f "$results/nginx.json" ]; then summarise nginx "$results/nginx.json"; fi
-if grep -q 'java.lang\|Exception' "$work/gateway.log"; then
-    log "the gateway logged exceptions:"
-    grep -c 'Exception' "$work/gateway.log" >&2 || true
-fi
-cp "$work/gateway.log" "$results/gateway.log"
+for name in gateway-body gateway-http nginx; do
+    if [ -f "$results/$name.json" ]; then summarise "$name" "$results/$name.json"; fi
+done
+for name in "${not_measured[@]}"; do echo "$name: not measured, the gateway did not start ($results/$name.log)"; done
+if [ -f "$results/gateway-http.json" ]; then list_failing gateway-http "$results/gateway-http.json"; fi
 log "results in $results"
+[ ${#not_measured[@]} -eq 0 ] || fail "not measured: ${not_measured[*]}"
