@@ -1,6 +1,6 @@
 package dev.cachegateway.gateway.cache;
 
-import dev.cachegateway.gateway.cache.format.BodyFormat;
+import dev.cachegateway.gateway.cache.format.ItemFormat;
 import dev.cachegateway.gateway.cache.key.CacheKeyTemplate;
 import dev.cachegateway.gateway.cache.miss.MissCoalescing;
 import dev.cachegateway.gateway.cache.stale.StaleResponses;
@@ -16,6 +16,6 @@ import dev.cachegateway.gateway.cache.stale.StaleResponses;
  * never
  * @param settings its settings, for the filter's {@code toString()}
  */
-record CachedRoute(CacheKeyTemplate keys, BodyFormat format, MissCoalescing misses, StaleResponses stale,
+record CachedRoute(CacheKeyTemplate keys, ItemFormat format, MissCoalescing misses, StaleResponses stale,
         int refreshAhead, String settings) {
 }

@@ -70,10 +70,11 @@ class MemcachedCacheConfiguration {
 
     @Bean
     MemcachedCacheGatewayFilterFactory memcachedCacheGatewayFilterFactory(MemcachedCacheProperties defaults,
-            ItemLookup items, ResponseStore store, InFlightRequests inFlight, ReplicaLocks replicas,
-            BackgroundRefresh refresh, WriteInvalidation invalidation, CacheMetrics metrics) {
-        return new MemcachedCacheGatewayFilterFactory(defaults, items, store, inFlight, replicas, refresh, invalidation,
-                metrics);
+            HttpItemProperties http, ReactiveMemcached memcached, ItemLookup items, ResponseStore store,
+            InFlightRequests inFlight, ReplicaLocks replicas, BackgroundRefresh refresh, WriteInvalidation invalidation,
+            CacheMetrics metrics) {
+        return new MemcachedCacheGatewayFilterFactory(defaults, http, memcached, items, store, inFlight, replicas,
+                refresh, invalidation, metrics);
     }
 
     @Bean

@@ -11,6 +11,7 @@ import dev.cachegateway.gateway.cache.outcome.CacheMetrics;
 import dev.cachegateway.gateway.cache.outcome.CacheMetrics.Bypass;
 import dev.cachegateway.gateway.cache.outcome.CacheOutcome;
 import dev.cachegateway.gateway.cache.response.CapturedResponseWriter;
+import dev.cachegateway.gateway.cache.revalidate.Revalidation;
 import reactor.core.publisher.Mono;
 
 import org.springframework.cloud.gateway.filter.GatewayFilter;
@@ -114,6 +115,10 @@ public final class MemcachedCacheFilter implements GatewayFilter, Ordered {
     private Mono<Void> respond(ServerWebExchange exchange, GatewayFilterChain chain, String key,
             CacheOutcome outcome, Lookup lookup) {
         if (lookup instanceof Lookup.Hit hit) {
+            if (!hit.age().fresh()) {
+                // A stale whole answer with a validator is revalidated by whichever request asks the backend.
+                Revalidation.ask(exchange, hit.stored());
+            }
             return switch (hit.age().staleness()) {
                 case FRESH -> hit.wonRefresh() ? route.stale().hitRefreshedEarly(exchange, chain, key, hit, outcome)
                         : hit(exchange, hit, outcome);
@@ -141,7 +146,7 @@ public final class MemcachedCacheFilter implements GatewayFilter, Ordered {
 
     private Mono<Void> hit(ServerWebExchange exchange, Lookup.Hit hit, CacheOutcome outcome) {
         outcome.hit();
-        return CapturedResponseWriter.write(exchange, hit.response(route.format()));
+        return CapturedResponseWriter.write(exchange, hit.response());
     }
 
     private Optional<String> key(ServerHttpRequest request) {

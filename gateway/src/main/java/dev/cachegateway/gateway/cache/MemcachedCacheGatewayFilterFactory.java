@@ -1,21 +1,21 @@
 package dev.cachegateway.gateway.cache;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 
-import dev.cachegateway.gateway.cache.format.BodyFormat;
+import dev.cachegateway.gateway.cache.format.FormatName;
 import dev.cachegateway.gateway.cache.hit.ItemLookup;
 import dev.cachegateway.gateway.cache.invalidate.WriteInvalidation;
-import dev.cachegateway.gateway.cache.key.CacheKeyTemplate;
 import dev.cachegateway.gateway.cache.miss.BackendFallback;
 import dev.cachegateway.gateway.cache.miss.InFlightRequests;
 import dev.cachegateway.gateway.cache.miss.MissCoalescing;
 import dev.cachegateway.gateway.cache.miss.ReplicaLocks;
 import dev.cachegateway.gateway.cache.miss.ResponseStore;
 import dev.cachegateway.gateway.cache.outcome.CacheMetrics;
-import dev.cachegateway.gateway.cache.policy.StorePolicy;
 import dev.cachegateway.gateway.cache.stale.BackgroundRefresh;
 import dev.cachegateway.gateway.cache.stale.StaleResponses;
+import dev.cachegateway.gateway.memcached.ReactiveMemcached;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.cloud.gateway.filter.GatewayFilter;
@@ -46,11 +46,17 @@ public class MemcachedCacheGatewayFilterFactory
 
     private final CacheMetrics metrics;
 
-    MemcachedCacheGatewayFilterFactory(MemcachedCacheProperties defaults, ItemLookup items, ResponseStore store,
-            InFlightRequests inFlight, ReplicaLocks replicas, BackgroundRefresh refresh, WriteInvalidation invalidation,
-            CacheMetrics metrics) {
+    private final HttpItemProperties http;
+
+    private final ReactiveMemcached memcached;
+
+    MemcachedCacheGatewayFilterFactory(MemcachedCacheProperties defaults, HttpItemProperties http,
+            ReactiveMemcached memcached, ItemLookup items, ResponseStore store, InFlightRequests inFlight,
+            ReplicaLocks replicas, BackgroundRefresh refresh, WriteInvalidation invalidation, CacheMetrics metrics) {
         super(Config.class);
         this.defaults = defaults;
+        this.http = http;
+        this.memcached = memcached;
         this.items = items;
         this.store = store;
         this.inFlight = inFlight;
@@ -63,15 +69,14 @@ public class MemcachedCacheGatewayFilterFactory
     @Override
     public GatewayFilter apply(Config config) {
         RouteSettings route = RouteSettings.of(config, defaults);
-        CacheKeyTemplate keys = CacheKeyTemplate.parse(route.keyTemplate());
-        StorePolicy policy = new StorePolicy(defaults.getStoreStatuses(), route.defaultTtl(), route.maxTtl(),
-                route.contentType(), route.gzipFlag(), defaults.getMaxItemSize().toBytes(), keys.headerNames(),
-                route.stale());
-        BodyFormat format = new BodyFormat(route.contentType(), route.gzipFlag());
-        BackendFallback backend = new BackendFallback(route.store(), policy, store, metrics);
-        MissCoalescing misses = new MissCoalescing(inFlight, replicas, backend, format, defaults.getLockTimeout());
-        return new MemcachedCacheFilter(items, defaults.getBypassHeaders(), metrics, new CachedRoute(
-                keys, format, misses, new StaleResponses(refresh, backend, format), route.refreshAhead(),
+        RouteParts parts = route.format() == FormatName.HTTP ? RouteParts.wholeAnswers(route, config, defaults, http)
+                : RouteParts.bodies(route, defaults, http);
+        BackendFallback backend = new BackendFallback(route.store(), parts.policy(), parts.format(), memcached, store,
+                metrics);
+        MissCoalescing misses = new MissCoalescing(inFlight, replicas, backend, parts.format(),
+                defaults.getLockTimeout());
+        return new MemcachedCacheFilter(items, defaults.getBypassHeaders(), metrics, new CachedRoute(parts.keys(),
+                parts.format(), misses, new StaleResponses(refresh, backend), route.refreshAhead(),
                 route.describe(this, defaults)), invalidation);
     }
 
@@ -100,6 +105,12 @@ public class MemcachedCacheGatewayFilterFactory
         private @Nullable Duration staleIfError;
 
         private @Nullable Duration earlyRefresh;
+
+        private @Nullable FormatName itemFormat;
+
+        private List<String> hideHeaders = new ArrayList<>();
+
+        private List<String> passHeaders = new ArrayList<>();
 
         public @Nullable String getKeyTemplate() {
             return keyTemplate;
@@ -179,6 +190,33 @@ public class MemcachedCacheGatewayFilterFactory
 
         public Config setEarlyRefresh(@Nullable Duration earlyRefresh) {
             this.earlyRefresh = earlyRefresh;
+            return this;
+        }
+    
+        public @Nullable FormatName getItemFormat() {
+            return itemFormat;
+        }
+
+        public Config setItemFormat(@Nullable FormatName itemFormat) {
+            this.itemFormat = itemFormat;
+            return this;
+        }
+
+        public List<String> getHideHeaders() {
+            return hideHeaders;
+        }
+
+        public Config setHideHeaders(List<String> hideHeaders) {
+            this.hideHeaders = hideHeaders;
+            return this;
+        }
+
+        public List<String> getPassHeaders() {
+            return passHeaders;
+        }
+
+        public Config setPassHeaders(List<String> passHeaders) {
+            this.passHeaders = passHeaders;
             return this;
         }
     }

@@ -5,6 +5,7 @@ import static org.springframework.cloud.gateway.support.GatewayToStringStyler.fi
 import java.time.Duration;
 
 import dev.cachegateway.gateway.cache.MemcachedCacheGatewayFilterFactory.Config;
+import dev.cachegateway.gateway.cache.format.FormatName;
 import dev.cachegateway.gateway.cache.policy.StaleFlags;
 import dev.cachegateway.gateway.cache.policy.StaleWindows;
 import org.jspecify.annotations.Nullable;
@@ -22,9 +23,10 @@ import org.springframework.http.MediaType;
  * @param maxTtl the longest lifetime an item gets
  * @param stale the stale windows of answers that name none
  * @param earlyRefresh how long before its freshness ends a hot item is refreshed; zero is never
+ * @param format what the route's items hold
  */
 record RouteSettings(String keyTemplate, MediaType contentType, int gzipFlag, boolean store, Duration defaultTtl,
-        Duration maxTtl, StaleWindows stale, Duration earlyRefresh) {
+        Duration maxTtl, StaleWindows stale, Duration earlyRefresh, FormatName format) {
 
     RouteSettings {
         checkGzipFlag(gzipFlag);
@@ -46,7 +48,8 @@ record RouteSettings(String keyTemplate, MediaType contentType, int gzipFlag, bo
                 orDefault(route.getMaxTtl(), defaults.getMaxTtl()),
                 new StaleWindows(orDefault(route.getStaleWhileRevalidate(), defaults.getStaleWhileRevalidate())
                         .toSeconds(), orDefault(route.getStaleIfError(), defaults.getStaleIfError()).toSeconds()),
-                orDefault(route.getEarlyRefresh(), defaults.getEarlyRefresh()));
+                orDefault(route.getEarlyRefresh(), defaults.getEarlyRefresh()),
+                orDefault(route.getItemFormat(), FormatName.BODY));
     }
 
     /**
@@ -55,6 +58,11 @@ record RouteSettings(String keyTemplate, MediaType contentType, int gzipFlag, bo
      * refresh; an answer that names a window of its own is refreshed that much earlier or later.
      */
     int refreshAhead() {
+        // A whole answer with a validator lives on past its windows, to be revalidated: its TTL does not say when
+        // its freshness ends, so it is refreshed when found stale instead.
+        if (format == FormatName.HTTP) {
+            return 0;
+        }
         long ahead = stale.longest() + earlyRefresh.toSeconds();
         return earlyRefresh.isZero() ? 0 : (int) Math.min(Integer.MAX_VALUE, ahead);
     }
@@ -71,6 +79,7 @@ record RouteSettings(String keyTemplate, MediaType contentType, int gzipFlag, bo
                 .append("staleWhileRevalidate", stale.whileRevalidate())
                 .append("staleIfError", stale.ifError())
                 .append("earlyRefresh", earlyRefresh)
+                .append("itemFormat", format)
                 .append("bypassHeaders", defaults.getBypassHeaders())
                 .append("storeStatuses", defaults.getStoreStatuses())
                 .append("maxItemSize", defaults.getMaxItemSize())

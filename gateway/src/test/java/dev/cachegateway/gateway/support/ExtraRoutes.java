@@ -3,6 +3,7 @@ package dev.cachegateway.gateway.support;
 import java.time.Duration;
 
 import dev.cachegateway.gateway.cache.MemcachedCacheGatewayFilterFactory;
+import dev.cachegateway.gateway.cache.format.FormatName;
 
 import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.cloud.gateway.route.RouteLocator;
@@ -13,7 +14,8 @@ import org.springframework.context.annotation.Bean;
  * Routes besides the application's: {@code /gzip/**} with gzip flag 2, {@code /args/**} keyed by
  * {@code $uri$is_args$args}, {@code /lang/**} keyed by {@code $uri} and {@code Accept-Language},
  * {@code /default-ttl/**} with a default TTL of 60 s, {@code /unreachable/**}, whose backend refuses connections,
- * and {@code /raw/**}, whose backend is the {@link RawBackend}.
+ * {@code /raw/**}, whose backend is the {@link RawBackend}, and {@code /whole/**}, whose items hold whole answers
+ * ({@code item-format: http}).
  */
 @TestConfiguration(proxyBeanMethods = false)
 class ExtraRoutes {
@@ -36,6 +38,10 @@ class ExtraRoutes {
                 .route("default-ttl", r -> r.path("/default-ttl/**")
                         .filters(f -> f.filter(cache.apply(new MemcachedCacheGatewayFilterFactory.Config()
                                 .setDefaultTtl(Duration.ofSeconds(60)))))
+                        .uri(CacheIntegrationTest.backend.uri()))
+                .route("whole", r -> r.path("/whole/**")
+                        .filters(f -> f.filter(cache.apply(new MemcachedCacheGatewayFilterFactory.Config()
+                                .setItemFormat(FormatName.HTTP))))
                         .uri(CacheIntegrationTest.backend.uri()))
                 .route("raw", r -> r.path("/raw/**")
                         .filters(f -> f.filter(cache.apply(new MemcachedCacheGatewayFilterFactory.Config())))

@@ -38,6 +38,8 @@ public final class RecordingBackend implements AutoCloseable {
 
     private final Map<String, IntFunction<Reply>> replies = new ConcurrentHashMap<>();
 
+    private final Map<String, Map<String, List<String>>> lastHeaders = new ConcurrentHashMap<>();
+
     /** What the backend answers on one path. */
     public record Reply(int status, Map<String, List<String>> headers, byte[] body, Duration delay) {
 
@@ -103,6 +105,13 @@ public final class RecordingBackend implements AutoCloseable {
         return count != null ? count.get() : 0;
     }
 
+    /** A header of the last request that reached {@code path}, or null. */
+    public String lastRequestHeader(String path, String name) {
+        Map<String, List<String>> headers = lastHeaders.getOrDefault(path, Map.of());
+        return headers.entrySet().stream().filter(header -> header.getKey().equalsIgnoreCase(name))
+                .map(header -> String.join(", ", header.getValue())).findFirst().orElse(null);
+    }
+
     public int totalCalls() {
         return calls.values().stream().mapToInt(AtomicInteger::get).sum();
     }
@@ -110,6 +119,7 @@ public final class RecordingBackend implements AutoCloseable {
     public void reset() {
         calls.clear();
         replies.clear();
+        lastHeaders.clear();
     }
 
     public static String bodyFor(String path) {
@@ -118,6 +128,7 @@ public final class RecordingBackend implements AutoCloseable {
 
     private void handle(HttpExchange exchange) throws IOException {
         String path = exchange.getRequestURI().getRawPath();
+        lastHeaders.put(path, Map.copyOf(exchange.getRequestHeaders()));
         int call = calls.computeIfAbsent(path, any -> new AtomicInteger()).incrementAndGet();
         IntFunction<Reply> byCall = replies.get(path);
         Reply reply = byCall != null ? byCall.apply(call) : Reply.json(bodyFor(path), "public, max-age=60");

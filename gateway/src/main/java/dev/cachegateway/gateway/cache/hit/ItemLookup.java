@@ -1,13 +1,17 @@
 package dev.cachegateway.gateway.cache.hit;
 
+import java.util.Optional;
 
 import dev.cachegateway.gateway.cache.MemcachedCacheFilter;
 import dev.cachegateway.gateway.cache.format.BodyFormat;
+import dev.cachegateway.gateway.cache.format.ItemFormat;
+import dev.cachegateway.gateway.cache.format.ItemFormat.HitAnswer;
 import dev.cachegateway.gateway.cache.hit.NearCache.NearItem;
 import dev.cachegateway.gateway.cache.policy.ItemAge;
+import dev.cachegateway.gateway.cache.response.CapturedResponse;
 import dev.cachegateway.gateway.logging.BurstLog;
-import dev.cachegateway.gateway.memcached.CachedItem;
 import dev.cachegateway.gateway.memcached.MemcachedLimits;
+import dev.cachegateway.gateway.memcached.MetaItem;
 import dev.cachegateway.gateway.memcached.ReactiveMemcached;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
@@ -33,20 +37,28 @@ public final class ItemLookup {
 
     /**
      * Looks {@code key} up; {@code refreshAhead} seconds before the item's freshness ends (0: never), memcached hands
-     * one lookup across all replicas the right to refresh it early.
+     * one lookup across all replicas the right to refresh it early. An answer that varies is looked up once more,
+     * under the key of the variant this request needs.
      */
-    public Mono<Lookup> lookUp(String key, HttpHeaders requestHeaders, BodyFormat format, int refreshAhead) {
+    public Mono<Lookup> lookUp(String key, HttpHeaders requestHeaders, ItemFormat format, int refreshAhead) {
         NearItem held = near.get(key);
         if (held != null) {
-            return Mono.just(usable(held.item(), held.etag(), ItemAge.UNKNOWN, false, requestHeaders, format));
+            MetaItem item = MetaItem.withoutMeta(held.item());
+            return Mono.just(read(item, bodyEtag(format, held.etag()), requestHeaders, format));
         }
         return memcached.lookup(key, refreshAhead)
-                .map(found -> {
-                    ItemAge age = ItemAge.of(found);
+                .flatMap(found -> {
+                    Optional<CapturedResponse> stored = format.decode(found.item());
+                    Optional<String> variant = stored.flatMap(answer -> format.otherVariant(key, answer,
+                            requestHeaders));
+                    if (variant.isPresent()) {
+                        return memcached.lookup(variant.get(), 0)
+                                .map(other -> read(other, null, requestHeaders, format));
+                    }
                     // Only a fresh item that nobody must refresh now is worth holding in this gateway.
-                    String etag = near.enabled() && age.fresh() && !found.won()
-                            ? near.read(key, found.item(), age).etag() : null;
-                    return usable(found.item(), etag, age, found.won(), requestHeaders, format);
+                    String etag = near.enabled() && ItemAge.of(found).fresh() && !found.won()
+                            ? near.read(key, found.item(), ItemAge.of(found)).etag() : null;
+                    return Mono.just(read(found, bodyEtag(format, etag), requestHeaders, format));
                 })
                 .defaultIfEmpty(Lookup.MISS)
                 .onErrorResume(failure -> {
@@ -58,10 +70,25 @@ public final class ItemLookup {
                 });
     }
 
-    // A gzip item a client cannot decode is as good as none; the backend's answer to that client is not stored,
-    // since it would replace the item that gzip clients are served.
-    private static Lookup usable(CachedItem item, @Nullable String etag, ItemAge age, boolean won,
-            HttpHeaders requestHeaders, BodyFormat format) {
-        return format.canAnswer(requestHeaders, item) ? Lookup.hit(item, etag, age, won) : Lookup.UNUSABLE;
+    // An item this client cannot take is as good as none: a gzip body for a client without gzip, or a variant it
+    // did not ask for. The backend's answer to that client is not stored, since it would replace the item that the
+    // others are served. An item that is not of the route's format is a miss, and the answer replaces it.
+    private static Lookup read(MetaItem found, @Nullable String etag, HttpHeaders requestHeaders, ItemFormat format) {
+        Optional<CapturedResponse> decoded = format.decode(found.item());
+        if (decoded.isEmpty()) {
+            return Lookup.MISS;
+        }
+        CapturedResponse stored = decoded.get();
+        if (!format.canAnswer(requestHeaders, stored)) {
+            return Lookup.UNUSABLE;
+        }
+        HitAnswer hit = format.answer(stored, found.item().flags(), found.remainingTtlSeconds(), etag,
+                System.currentTimeMillis());
+        return Lookup.hit(hit.response(), stored, hit.age(), found.won());
+    }
+
+    // The near-cache's ETag is the digest of the item's bytes: the body's own only in the body format.
+    private static @Nullable String bodyEtag(ItemFormat format, @Nullable String etag) {
+        return format instanceof BodyFormat ? etag : null;
     }
 }

@@ -1,10 +1,7 @@
 package dev.cachegateway.gateway.cache.hit;
 
-import dev.cachegateway.gateway.cache.format.BodyFormat;
 import dev.cachegateway.gateway.cache.policy.ItemAge;
 import dev.cachegateway.gateway.cache.response.CapturedResponse;
-import dev.cachegateway.gateway.memcached.CachedItem;
-import org.jspecify.annotations.Nullable;
 
 /** What a lookup found: an item this client can take, nothing it can use, or a failure. */
 public sealed interface Lookup {
@@ -15,8 +12,8 @@ public sealed interface Lookup {
     /** An item this client cannot take: gzip for a client without gzip. */
     Lookup UNUSABLE = Absent.UNUSABLE;
 
-    static Lookup hit(CachedItem item, @Nullable String etag, ItemAge age, boolean wonRefresh) {
-        return new Hit(item, etag, age, wonRefresh);
+    static Lookup hit(CapturedResponse response, CapturedResponse stored, ItemAge age, boolean wonRefresh) {
+        return new Hit(response, stored, age, wonRefresh);
     }
 
     static Lookup failed(Throwable failure) {
@@ -31,17 +28,13 @@ public sealed interface Lookup {
     /**
      * An item this client can take, fresh or stale.
      *
-     * @param item the item
-     * @param etag its ETag if it is known already, so that a near-cache hit does not hash the bytes again
+     * @param response what a client is sent for it
+     * @param stored the answer as the item holds it, without what a hit adds: the base of a revalidation
      * @param age where it stands against its freshness
      * @param wonRefresh whether memcached chose this lookup, of all replicas', to refresh it early
      */
-    record Hit(CachedItem item, @Nullable String etag, ItemAge age, boolean wonRefresh) implements Lookup {
-
-        /** The response to this hit. */
-        public CapturedResponse response(BodyFormat format) {
-            return etag != null ? format.response(item, etag) : format.response(item);
-        }
+    record Hit(CapturedResponse response, CapturedResponse stored, ItemAge age, boolean wonRefresh)
+            implements Lookup {
     }
 
     /**

@@ -1,17 +1,26 @@
 package dev.cachegateway.gateway.cache.miss;
 
+import java.util.Optional;
+
+import dev.cachegateway.gateway.cache.format.HttpFormat;
+import dev.cachegateway.gateway.cache.format.ItemFormat;
+import dev.cachegateway.gateway.cache.format.Variants;
 import dev.cachegateway.gateway.cache.outcome.CacheMetrics;
 import dev.cachegateway.gateway.cache.outcome.CacheOutcome;
 import dev.cachegateway.gateway.cache.policy.StoreDecision;
 import dev.cachegateway.gateway.cache.policy.StoreDecision.Skip;
 import dev.cachegateway.gateway.cache.policy.StorePolicy;
 import dev.cachegateway.gateway.cache.response.CapturedResponse;
-import dev.cachegateway.gateway.memcached.CachedItem;
+import dev.cachegateway.gateway.cache.revalidate.RevalidatedResponse;
+import dev.cachegateway.gateway.cache.revalidate.Revalidation;
+import dev.cachegateway.gateway.memcached.ReactiveMemcached;
 import reactor.core.publisher.Mono;
 
 import org.springframework.cloud.gateway.filter.GatewayFilterChain;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpMethod;
 import org.springframework.http.server.reactive.ServerHttpRequest;
+import org.springframework.http.server.reactive.ServerHttpResponse;
 import org.springframework.web.server.ServerWebExchange;
 
 /**
@@ -43,14 +52,21 @@ public final class BackendFallback {
 
     private final StorePolicy policy;
 
+    private final ItemFormat format;
+
     private final ResponseStore store;
+
+    private final VariantStore variants;
 
     private final CacheMetrics metrics;
 
-    public BackendFallback(boolean storing, StorePolicy policy, ResponseStore store, CacheMetrics metrics) {
+    public BackendFallback(boolean storing, StorePolicy policy, ItemFormat format, ReactiveMemcached memcached,
+            ResponseStore store, CacheMetrics metrics) {
         this.storing = storing;
         this.policy = policy;
+        this.format = format;
         this.store = store;
+        this.variants = new VariantStore(memcached, store, format);
         this.metrics = metrics;
     }
 
@@ -67,18 +83,28 @@ public final class BackendFallback {
         return chain.filter(exchange);
     }
 
-    /** The backend's answer to a miss, stored if it may be. */
+    /**
+     * The backend's answer to a miss, stored if it may be. A stale answer that the lookup asked to revalidate
+     * ({@link Revalidation}) makes the request conditional, and a 304 to it refreshes that answer.
+     */
     public Mono<Void> fetch(ServerWebExchange exchange, GatewayFilterChain chain, String key, CacheOutcome outcome,
             Waiters waiters) {
-        StoringResponse response = new StoringResponse(exchange.getResponse(), exchange.getRequest().getMethod(),
+        HttpHeaders requestHeaders = exchange.getRequest().getHeaders();
+        ServerHttpResponse response = new StoringResponse(exchange.getResponse(), exchange.getRequest().getMethod(),
                 policy, outcome, new StoringResponse.Capture() {
 
                     @Override
                     public void captured(CapturedResponse answer, StoreDecision decision) {
+                        CapturedResponse captured = format.capture(answer, requestHeaders);
                         // Shared first: a store that fails at once ends the lead, and must find the answer given.
-                        waiters.share(answer);
-                        store.store(key, new CachedItem(answer.body(), decision.flags()), decision.ttlSeconds(),
-                                waiters::stored);
+                        waiters.share(captured);
+                        if (Variants.varies(captured.headers()) && format instanceof HttpFormat) {
+                            variants.store(key, captured, decision.flags(), decision.ttlSeconds(), waiters::stored);
+                        }
+                        else {
+                            store.store(key, format.encode(captured, decision.flags(), System.currentTimeMillis()),
+                                    decision.ttlSeconds(), waiters::stored);
+                        }
                     }
 
                     @Override
@@ -87,6 +113,13 @@ public final class BackendFallback {
                         waiters.release();
                     }
                 });
-        return chain.filter(exchange.mutate().response(response).build()).doFinally(signal -> waiters.release());
+        ServerHttpRequest request = exchange.getRequest();
+        Optional<CapturedResponse> stale = Revalidation.of(exchange);
+        if (stale.isPresent()) {
+            request = Revalidation.conditional(request, stale.get());
+            response = new RevalidatedResponse(response, stale.get(), outcome);
+        }
+        return chain.filter(exchange.mutate().request(request).response(response).build())
+                .doFinally(signal -> waiters.release());
     }
 }

@@ -5,14 +5,14 @@ import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 
-import dev.cachegateway.gateway.cache.format.BodyFormat;
+import dev.cachegateway.gateway.cache.format.ItemFormat;
 import dev.cachegateway.gateway.cache.miss.BackendFallback.Waiters;
 import dev.cachegateway.gateway.cache.miss.InFlightRequests.Ticket;
 import dev.cachegateway.gateway.cache.outcome.CacheOutcome;
 import dev.cachegateway.gateway.cache.response.CapturedResponse;
 import dev.cachegateway.gateway.cache.response.CapturedResponseWriter;
-import dev.cachegateway.gateway.cache.response.GzipAcceptance;
 import dev.cachegateway.gateway.memcached.CachedItem;
+import dev.cachegateway.gateway.memcached.MetaItem;
 import reactor.core.publisher.Mono;
 
 import org.springframework.cloud.gateway.filter.GatewayFilterChain;
@@ -32,11 +32,11 @@ public final class MissCoalescing {
 
     private final BackendFallback backend;
 
-    private final BodyFormat format;
+    private final ItemFormat format;
 
     private final Duration lockTimeout;
 
-    public MissCoalescing(InFlightRequests inFlight, ReplicaLocks replicas, BackendFallback backend, BodyFormat format,
+    public MissCoalescing(InFlightRequests inFlight, ReplicaLocks replicas, BackendFallback backend, ItemFormat format,
             Duration lockTimeout) {
         this.inFlight = inFlight;
         this.replicas = replicas;
@@ -98,20 +98,26 @@ public final class MissCoalescing {
         if (!lead.waitsForAnotherReplica() && !recheck) {
             return backend.fetch(exchange, chain, key, outcome, lead);
         }
-        Mono<CachedItem> stored = lead.waitsForAnotherReplica() ? replicas.awaitItem(key) : replicas.freshItem(key);
+        Mono<CachedItem> landed = lead.waitsForAnotherReplica() ? replicas.awaitItem(key, format::isFresh)
+                : replicas.freshItem(key, format::isFresh);
         // Decided before writing: a written answer is an empty Mono too, and must not trigger a fetch.
-        return stored.map(Optional::of).defaultIfEmpty(Optional.empty()).flatMap(item -> {
+        return landed.map(Optional::of).defaultIfEmpty(Optional.empty()).flatMap(item -> {
             if (item.isEmpty()) {
                 if (lead.waitsForAnotherReplica()) {
                     outcome.collapseFailed();
                 }
                 return backend.fetch(exchange, chain, key, outcome, lead);
             }
-            CapturedResponse answer = format.response(item.get());
-            lead.share(answer);
             // Another replica stored it already.
+            Optional<CapturedResponse> stored = format.decode(item.get());
+            if (stored.isEmpty()) {
+                return backend.fetch(exchange, chain, key, outcome, lead);
+            }
+            CapturedResponse answer = format.answer(stored.get(), item.get().flags(), MetaItem.TTL_UNKNOWN, null,
+                    System.currentTimeMillis()).response();
+            lead.share(answer);
             lead.stored();
-            if (!GzipAcceptance.canTake(exchange.getRequest().getHeaders(), answer)) {
+            if (!format.canAnswer(exchange.getRequest().getHeaders(), stored.get())) {
                 outcome.varyMiss();
                 return chain.filter(exchange);
             }
@@ -130,8 +136,9 @@ public final class MissCoalescing {
                 .map(Optional::of)
                 .defaultIfEmpty(Optional.empty())
                 .flatMap(shared -> {
-                    // The leader's answer may be gzip for a client that takes it; one that does not asks itself.
-                    if (shared.isEmpty() || !GzipAcceptance.canTake(exchange.getRequest().getHeaders(), shared.get())) {
+                    // The leader's answer may be gzip for a client that takes it, or the variant of another client;
+                    // one that cannot take it asks itself.
+                    if (shared.isEmpty() || !format.canAnswer(exchange.getRequest().getHeaders(), shared.get())) {
                         outcome.collapseFailed();
                         return shared.isEmpty() && !waitedTooLong.get() ? afterFailedLeader.get()
                                 : backend.fetch(exchange, chain, key, outcome, Waiters.NONE);

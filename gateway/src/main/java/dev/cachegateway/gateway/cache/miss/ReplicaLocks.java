@@ -2,6 +2,7 @@ package dev.cachegateway.gateway.cache.miss;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.function.Predicate;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import dev.cachegateway.gateway.cache.policy.ItemAge;
@@ -57,8 +58,13 @@ public final class ReplicaLocks {
 
     /** A fresh item under {@code key} now, if there is one: for a lock taken just after another replica's store. */
     public Mono<CachedItem> freshItem(String key) {
+        return freshItem(key, found -> ItemAge.of(found).fresh());
+    }
+
+    /** The same, with a format's own judgement of freshness: a whole answer's headers say it, not its TTL. */
+    public Mono<CachedItem> freshItem(String key, Predicate<MetaItem> fresh) {
         return memcached.lookup(key, 0)
-                .filter(found -> ItemAge.of(found).fresh())
+                .filter(fresh)
                 .map(MetaItem::item)
                 .onErrorResume(failure -> Mono.empty());
     }
@@ -68,10 +74,15 @@ public final class ReplicaLocks {
      * without an item, the lock timeout passes, or memcached fails, so the caller asks the backend itself.
      */
     public Mono<CachedItem> awaitItem(String key) {
+        return awaitItem(key, found -> ItemAge.of(found).fresh());
+    }
+
+    /** The same, with a format's own judgement of freshness. */
+    public Mono<CachedItem> awaitItem(String key, Predicate<MetaItem> fresh) {
         String lockKey = key + SUFFIX;
         // The lock first: it is deleted only after the item is stored, so "no lock" then "no item" is a true absence.
         // A stale item is still there while another replica fetches its successor: only a fresh one is the answer.
-        Mono<CachedItem> round = memcached.get(lockKey).hasElement().flatMap(locked -> freshItem(key)
+        Mono<CachedItem> round = memcached.get(lockKey).hasElement().flatMap(locked -> freshItem(key, fresh)
                 .switchIfEmpty(locked ? Mono.empty() : Mono.error(new LockGone())));
         return round
                 .repeatWhenEmpty(rounds -> rounds.concatMap(n -> Mono.delay(pause(n))))

@@ -129,6 +129,13 @@ public final class CacheOutcome {
         this.backendStatus = backendStatus;
     }
 
+    /** A stale item was revalidated: the backend answered its conditional request with 304 Not Modified. */
+    public void revalidated() {
+        status = XCache.REVALIDATED;
+        forward = "stale";
+        backendStatus = 304;
+    }
+
     public void stored() {
         stored = true;
     }

@@ -31,7 +31,13 @@ public enum XCache {
     STALE,
 
     /** In memcached but stale, past its stale-while-revalidate window; answered by the backend (nginx's word). */
-    EXPIRED;
+    EXPIRED,
+
+    /**
+     * In memcached but stale; the backend, asked with the item's validators, said it has not changed (304), so
+     * answered with the item and its refreshed headers (nginx's word).
+     */
+    REVALIDATED;
 
     /** The response header that carries the status. */
     public static final String HEADER = "X-Cache";

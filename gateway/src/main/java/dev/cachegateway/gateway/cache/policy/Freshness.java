@@ -37,7 +37,8 @@ final class Freshness {
         return OptionalLong.of(lifetime - age(headers));
     }
 
-    private static long age(HttpHeaders headers) {
+    /** The {@code Age} an upstream cache reported, in seconds; 0 when none or invalid. */
+    static long age(HttpHeaders headers) {
         try {
             String age = headers.getFirst("Age");
             return age != null ? Math.max(0, Long.parseLong(age.trim())) : 0;

@@ -43,7 +43,11 @@ public record ItemAge(Staleness staleness, OptionalLong ttl) {
         if (windows.longest() == 0) {
             return new ItemAge(Staleness.FRESH, OptionalLong.of(remainingTtl));
         }
-        long ttl = remainingTtl - windows.longest();
+        return ofFreshness(remainingTtl - windows.longest(), windows);
+    }
+
+    /** An item with {@code ttl} seconds of freshness left (negative once stale) and these stale windows. */
+    public static ItemAge ofFreshness(long ttl, StaleWindows windows) {
         if (ttl > 0) {
             return new ItemAge(Staleness.FRESH, OptionalLong.of(ttl));
         }

@@ -2,18 +2,16 @@ package dev.cachegateway.gateway.cache.policy;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.Locale;
-import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.Set;
 
 import dev.cachegateway.gateway.cache.policy.StoreDecision.Skip;
 import dev.cachegateway.gateway.memcached.MemcachedLimits;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpMethod;
 import org.springframework.http.HttpStatusCode;
-import org.springframework.http.InvalidMediaTypeException;
 import org.springframework.http.MediaType;
 
 /**
@@ -31,18 +29,17 @@ public final class StorePolicy {
 
     private final long maxTtl;
 
-    private final MediaType contentType;
-
-    private final int gzipFlag;
-
     private final long maxItemSize;
-
-    private final Set<String> keyedHeaders;
 
     private final StaleWindows stale;
 
+    // Null for whole answers, whose headers say what they are.
+    private final @Nullable BodyRules body;
+
+    private final long keep;
+
     /**
-     * A route's rules.
+     * A body route's rules.
      *
      * @param statuses the statuses that may be stored
      * @param defaultTtl the lifetime of an answer without explicit freshness; zero stores none of them
@@ -56,14 +53,29 @@ public final class StorePolicy {
      */
     public StorePolicy(List<Integer> statuses, Duration defaultTtl, Duration maxTtl, MediaType contentType,
             int gzipFlag, long maxItemSize, Set<String> keyedHeaders, StaleWindows stale) {
+        this(statuses, defaultTtl, maxTtl, maxItemSize, stale, new BodyRules(contentType, gzipFlag, keyedHeaders),
+                Duration.ZERO);
+    }
+
+    private StorePolicy(List<Integer> statuses, Duration defaultTtl, Duration maxTtl, long maxItemSize,
+            StaleWindows stale, @Nullable BodyRules body, Duration keep) {
         this.statuses = Set.copyOf(statuses);
         this.maxTtl = Math.min(maxTtl.toSeconds(), MemcachedLimits.MAX_TTL_SECONDS);
         this.defaultTtl = Math.min(defaultTtl.toSeconds(), this.maxTtl);
-        this.contentType = contentType;
-        this.gzipFlag = gzipFlag;
         this.maxItemSize = maxItemSize;
-        this.keyedHeaders = Set.copyOf(keyedHeaders);
         this.stale = stale;
+        this.body = body;
+        this.keep = keep.toSeconds();
+    }
+
+    /**
+     * An {@code http} route's rules: any type and coding, since the item keeps the headers that say them; an answer
+     * that varies, since its variants are kept apart; one that sets a cookie, since the cookie is not stored. An
+     * answer with a validator outlives its freshness by {@code keep}, to be revalidated rather than fetched again.
+     */
+    public static StorePolicy forWholeAnswers(List<Integer> statuses, Duration defaultTtl, Duration maxTtl,
+            long maxItemSize, StaleWindows stale, Duration keep) {
+        return new StorePolicy(statuses, defaultTtl, maxTtl, maxItemSize, stale, null, keep);
     }
 
     /** The largest body, in bytes, that is stored. */
@@ -79,10 +91,10 @@ public final class StorePolicy {
         if (status == null || !statuses.contains(status.value())) {
             return StoreDecision.skip(Skip.STATUS);
         }
-        if (headers.containsHeader(HttpHeaders.SET_COOKIE)) {
+        if (body != null && headers.containsHeader(HttpHeaders.SET_COOKIE)) {
             return StoreDecision.skip(Skip.SET_COOKIE);
         }
-        if (!keyCoversVary(headers)) {
+        if (body != null ? !body.keyCoversVary(headers) : headers.getVary().contains("*")) {
             return StoreDecision.skip(Skip.VARY);
         }
         CacheControlDirectives cacheControl =
@@ -93,39 +105,30 @@ public final class StorePolicy {
         if (contentLength(headers) > maxItemSize) {
             return StoreDecision.skip(Skip.TOO_LARGE);
         }
-        if (!hasRouteContentType(headers)) {
-            return StoreDecision.skip(Skip.CONTENT_TYPE);
-        }
-        OptionalInt flags = flagsFor(headers.getValuesAsList(HttpHeaders.CONTENT_ENCODING));
-        if (flags.isEmpty()) {
-            return StoreDecision.skip(Skip.CONTENT_ENCODING);
+        Skip refused = body != null ? body.refusal(headers) : null;
+        if (refused != null) {
+            return StoreDecision.skip(refused);
         }
         OptionalLong lifetime = Freshness.lifetime(cacheControl, headers, nowMillis);
         if (lifetime.isEmpty() && defaultTtl == 0) {
             return StoreDecision.skip(Skip.NO_FRESHNESS);
         }
         long fresh = Math.min(lifetime.orElse(defaultTtl), maxTtl);
-        if (fresh <= 0) {
+        if (fresh <= 0 && !revalidates(lifetime, headers)) {
             return StoreDecision.skip(Skip.EXPIRED);
         }
         // max-ttl caps the whole life; the item outlives its freshness by exactly what its flags will say.
-        StaleWindows windows = StaleFlags.rounded(StaleWindows.of(cacheControl, stale).atMost(maxTtl - fresh));
-        return StoreDecision.store((int) (fresh + windows.longest()), flags.getAsInt() | StaleFlags.encode(windows));
+        long freshPart = Math.max(0, fresh);
+        StaleWindows windows = StaleFlags.rounded(StaleWindows.of(cacheControl, stale).atMost(maxTtl - freshPart));
+        long after = revalidates(lifetime, headers) ? Math.max(windows.longest(), keep) : windows.longest();
+        int flags = (body != null ? body.flags(headers) : 0) | StaleFlags.encode(windows);
+        return StoreDecision.store((int) Math.min(freshPart + after, maxTtl), flags);
     }
 
-    /*
-     * A hit is found by its key alone, so every header the answer varies on must be part of the key. Accept-Encoding
-     * is the exception: a gzip item carries the gzip flag and is only served to clients that take gzip, and an
-     * identity body suits every client.
-     */
-    private boolean keyCoversVary(HttpHeaders headers) {
-        for (String name : headers.getVary()) {
-            String header = name.toLowerCase(Locale.ROOT);
-            if (header.equals("*") || !header.equals("accept-encoding") && !keyedHeaders.contains(header)) {
-                return false;
-            }
-        }
-        return true;
+    // An answer kept past its freshness to be revalidated: explicit freshness, a validator, and a keep to do it in.
+    private boolean revalidates(OptionalLong lifetime, HttpHeaders headers) {
+        return keep > 0 && lifetime.isPresent()
+                && (headers.containsHeader(HttpHeaders.ETAG) || headers.containsHeader(HttpHeaders.LAST_MODIFIED));
     }
 
     // Spring's getContentLength() throws on a value that is not a number.
@@ -137,24 +140,5 @@ public final class StorePolicy {
         catch (NumberFormatException ex) {
             return -1;
         }
-    }
-
-    // A hit is served with the route's type, so an answer of another type would come back mislabelled.
-    private boolean hasRouteContentType(HttpHeaders headers) {
-        try {
-            MediaType type = headers.getContentType();
-            return type != null && contentType.equalsTypeAndSubtype(type);
-        }
-        catch (InvalidMediaTypeException ex) {
-            return false;
-        }
-    }
-
-    // A hit says "gzip" only through the item's flags, so only gzip with a gzip flag can be stored encoded.
-    private OptionalInt flagsFor(List<String> codings) {
-        if (codings.isEmpty() || codings.equals(List.of("identity"))) {
-            return OptionalInt.of(0);
-        }
-        return codings.equals(List.of("gzip")) && gzipFlag != 0 ? OptionalInt.of(gzipFlag) : OptionalInt.empty();
     }
 }

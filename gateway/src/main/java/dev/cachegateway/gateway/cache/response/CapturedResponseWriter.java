@@ -2,6 +2,7 @@ package dev.cachegateway.gateway.cache.response;
 
 import java.util.List;
 
+import dev.cachegateway.gateway.cache.format.Variants;
 import reactor.core.publisher.Mono;
 
 import org.springframework.http.HttpHeaders;
@@ -14,13 +15,14 @@ import org.springframework.web.server.ServerWebExchange;
 /**
  * Writes an answer held in memory, a hit or a shared backend answer: its status, headers and bytes with their
  * length; only the headers for HEAD; and {@code 304 Not Modified} when the request's If-None-Match matches the
- * answer's ETag (RFC 9110 13.1.2), so that the client reuses what it has.
+ * answer's ETag, or, without If-None-Match, its If-Modified-Since is no older than the answer's Last-Modified
+ * (RFC 9110 13.1.2, 13.1.3, 13.2.2), so that the client reuses what it has.
  */
 public final class CapturedResponseWriter {
 
     // RFC 9110 15.4.5: what a 304 carries of the 200 it stands for.
     private static final List<String> NOT_MODIFIED_HEADERS = List.of(HttpHeaders.ETAG, HttpHeaders.CACHE_CONTROL,
-            HttpHeaders.EXPIRES, HttpHeaders.VARY, HttpHeaders.CONTENT_LOCATION, HttpHeaders.DATE);
+            HttpHeaders.EXPIRES, HttpHeaders.VARY, HttpHeaders.CONTENT_LOCATION, HttpHeaders.DATE, HttpHeaders.AGE);
 
     private CapturedResponseWriter() {
     }
@@ -32,8 +34,7 @@ public final class CapturedResponseWriter {
     /** The same, onto a response that is not the exchange's own, such as the one a decorator wraps. */
     public static Mono<Void> write(ServerHttpRequest request, ServerHttpResponse response, CapturedResponse answer) {
         HttpHeaders headers = response.getHeaders();
-        if (HttpStatus.OK.equals(answer.status())
-                && EntityTags.noneMatchFails(request.getHeaders(), answer.headers().getETag())) {
+        if (HttpStatus.OK.equals(answer.status()) && notModified(request.getHeaders(), answer.headers())) {
             response.setStatusCode(HttpStatus.NOT_MODIFIED);
             for (String name : NOT_MODIFIED_HEADERS) {
                 List<String> values = answer.headers().get(name);
@@ -45,10 +46,20 @@ public final class CapturedResponseWriter {
         }
         response.setStatusCode(answer.status());
         headers.putAll(answer.headers());
+        headers.remove(Variants.HEADER);
         headers.setContentLength(answer.body().length);
         if (HttpMethod.HEAD.equals(request.getMethod())) {
             return response.setComplete();
         }
         return response.writeWith(Mono.just(response.bufferFactory().wrap(answer.body())));
+    }
+
+    private static boolean notModified(HttpHeaders request, HttpHeaders answer) {
+        if (request.containsHeader(HttpHeaders.IF_NONE_MATCH)) {
+            return EntityTags.noneMatchFails(request, answer.getETag());
+        }
+        long since = request.getIfModifiedSince();
+        long lastModified = answer.getLastModified();
+        return since >= 0 && lastModified >= 0 && lastModified <= since;
     }
 }

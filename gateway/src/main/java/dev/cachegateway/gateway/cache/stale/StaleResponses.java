@@ -2,7 +2,6 @@ package dev.cachegateway.gateway.cache.stale;
 
 import java.util.function.Function;
 
-import dev.cachegateway.gateway.cache.format.BodyFormat;
 import dev.cachegateway.gateway.cache.hit.Lookup;
 import dev.cachegateway.gateway.cache.miss.BackendFallback;
 import dev.cachegateway.gateway.cache.outcome.CacheOutcome;
@@ -19,12 +18,9 @@ public final class StaleResponses {
 
     private final BackendFallback backend;
 
-    private final BodyFormat format;
-
-    public StaleResponses(BackgroundRefresh refresh, BackendFallback backend, BodyFormat format) {
+    public StaleResponses(BackgroundRefresh refresh, BackendFallback backend) {
         this.refresh = refresh;
         this.backend = backend;
-        this.format = format;
     }
 
     /** A fresh hit that memcached chose, of all lookups, to refresh now: answered, and refreshed in the background. */
@@ -32,7 +28,7 @@ public final class StaleResponses {
             Lookup.Hit hit, CacheOutcome outcome) {
         outcome.hit();
         refresh.refresh(exchange, chain, key, backend, true);
-        return CapturedResponseWriter.write(exchange, hit.response(format));
+        return CapturedResponseWriter.write(exchange, hit.response());
     }
 
     /** A stale item inside its stale-while-revalidate window: answered at once, and refreshed in the background. */
@@ -40,7 +36,7 @@ public final class StaleResponses {
             Lookup.Hit hit, CacheOutcome outcome) {
         outcome.updating(hit.age().ttl().orElse(0));
         refresh.refresh(exchange, chain, key, backend, false);
-        return CapturedResponseWriter.write(exchange, hit.response(format));
+        return CapturedResponseWriter.write(exchange, hit.response());
     }
 
     /**
@@ -51,7 +47,7 @@ public final class StaleResponses {
             Function<ServerWebExchange, Mono<Void>> miss) {
         outcome.expired(hit.age().ttl().orElse(0));
         StaleIfErrorResponse response = new StaleIfErrorResponse(exchange.getRequest(), exchange.getResponse(),
-                hit.response(format), outcome);
+                hit.response(), outcome);
         return miss.apply(exchange.mutate().response(response).build())
                 .onErrorResume(failure -> response.isCommitted() ? Mono.error(failure) : response.answerStale(null));
     }

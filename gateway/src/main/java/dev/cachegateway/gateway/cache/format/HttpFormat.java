@@ -1,0 +1,131 @@
+package dev.cachegateway.gateway.cache.format;
+
+import java.util.Collection;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+
+import dev.cachegateway.gateway.cache.outcome.XCache;
+import dev.cachegateway.gateway.cache.policy.ItemAge;
+import dev.cachegateway.gateway.cache.policy.StoredAnswerAge;
+import dev.cachegateway.gateway.cache.response.CapturedResponse;
+import dev.cachegateway.gateway.cache.response.EntityTags;
+import dev.cachegateway.gateway.cache.response.GzipAcceptance;
+import dev.cachegateway.gateway.memcached.CachedItem;
+import dev.cachegateway.gateway.memcached.MetaItem;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.http.HttpHeaders;
+
+/**
+ * The whole answer in memcached, as OpenResty's srcache stores it ({@link HttpMessage}): status, headers and body,
+ * so that a hit answers as the backend did, and srcache and this gateway read each other's items. Hop-by-hop headers
+ * and {@code Set-Cookie} are not stored, as srcache's {@code srcache_store_hide_header} defaults; a route may hide
+ * more or pass some. A hit adds {@code Age}, and a {@code Date} and an ETag of the body where the item has none.
+ */
+public final class HttpFormat implements ItemFormat {
+
+    /** srcache's hidden headers; Content-Length too, since each reader frames its own answer. */
+    public static final Set<String> SRCACHE_HIDDEN = Set.of("connection", "keep-alive", "proxy-authenticate",
+            "proxy-authorization", "te", "trailers", "transfer-encoding", "upgrade", "set-cookie", "content-length");
+
+    private final Set<String> hidden;
+
+    /**
+     * @param hide more headers not to store
+     * @param pass headers to store although srcache would not, such as {@code Set-Cookie}
+     */
+    public HttpFormat(Collection<String> hide, Collection<String> pass) {
+        Set<String> names = new TreeSet<>(SRCACHE_HIDDEN);
+        hide.forEach(name -> names.add(name.toLowerCase(Locale.ROOT)));
+        pass.forEach(name -> names.remove(name.toLowerCase(Locale.ROOT)));
+        // The gateway's own headers describe one request, never the answer.
+        names.add(XCache.HEADER.toLowerCase(Locale.ROOT));
+        names.add("cache-status");
+        this.hidden = Set.copyOf(names);
+    }
+
+    /** Whether a header of the backend's answer is left out of the item. */
+    public boolean hides(String name) {
+        return hidden.contains(name.toLowerCase(Locale.ROOT));
+    }
+
+    @Override
+    public Optional<CapturedResponse> decode(CachedItem item) {
+        return HttpMessage.decode(item.value());
+    }
+
+    /** Marks an answer that varies with the digest of this request's headers, so that only its variant shares it. */
+    @Override
+    public CapturedResponse capture(CapturedResponse answer, HttpHeaders requestHeaders) {
+        if (!Variants.varies(answer.headers())) {
+            return answer;
+        }
+        HttpHeaders headers = HttpHeaders.copyOf(answer.headers());
+        headers.set(Variants.HEADER, Variants.digest(answer.headers(), requestHeaders));
+        return new CapturedResponse(answer.status(), headers, answer.body());
+    }
+
+    /**
+     * The answer as a message, without the hidden headers, those its {@code Connection} names, and an ETag that the
+     * gateway computed itself (hits compute it again); with a {@code Date} if the backend sent none (RFC 9110 6.6.1).
+     */
+    @Override
+    public CachedItem encode(CapturedResponse answer, int flags, long nowMillis) {
+        Set<String> named = new TreeSet<>(String.CASE_INSENSITIVE_ORDER);
+        answer.headers().getConnection().forEach(named::add);
+        HttpHeaders stored = new HttpHeaders();
+        answer.headers().forEach((name, values) -> {
+            if (!hides(name) && !named.contains(name)) {
+                stored.put(name, values);
+            }
+        });
+        String etag = stored.getETag();
+        if (etag != null && etag.equals(EntityTags.of(answer.body()))) {
+            stored.remove(HttpHeaders.ETAG);
+        }
+        if (!stored.containsHeader(HttpHeaders.DATE)) {
+            stored.setDate(nowMillis);
+        }
+        return new CachedItem(HttpMessage.encode(answer.status(), stored, answer.body()), flags);
+    }
+
+    @Override
+    public boolean canAnswer(HttpHeaders requestHeaders, CapturedResponse stored) {
+        return GzipAcceptance.canTake(requestHeaders, stored) && Variants.matches(stored.headers(), requestHeaders);
+    }
+
+    @Override
+    public boolean isFresh(MetaItem found) {
+        return decode(found.item()).map(stored -> StoredAnswerAge.of(stored.headers(), found.item().flags(),
+                found.remainingTtlSeconds(), System.currentTimeMillis()).age().fresh()).orElse(false);
+    }
+
+    /** Aged by RFC 9111 4.2.3 from its stored headers ({@link StoredAnswerAge}); the ETag is the body's. */
+    @Override
+    public HitAnswer answer(CapturedResponse stored, int flags, long remainingTtl, @Nullable String knownEtag,
+            long nowMillis) {
+        StoredAnswerAge age = StoredAnswerAge.of(stored.headers(), flags, remainingTtl, nowMillis);
+        HttpHeaders headers = HttpHeaders.copyOf(stored.headers());
+        headers.remove(Variants.HEADER);
+        headers.set(HttpHeaders.AGE, Long.toString(age.seconds()));
+        if (!headers.containsHeader(HttpHeaders.DATE)) {
+            headers.setDate(nowMillis);
+        }
+        if (!headers.containsHeader(HttpHeaders.ETAG)) {
+            headers.setETag(EntityTags.of(stored.body()));
+        }
+        return new HitAnswer(new CapturedResponse(stored.status(), headers, stored.body()), age.age());
+    }
+
+    /** A request for another variant than the one under the primary key looks under that variant's own key. */
+    @Override
+    public Optional<String> otherVariant(String key, CapturedResponse stored, HttpHeaders requestHeaders) {
+        if (Variants.matches(stored.headers(), requestHeaders)) {
+            return Optional.empty();
+        }
+        String epoch = Variants.epoch(stored.headers()).orElse("none");
+        return Variants.key(key, epoch, Variants.digest(stored.headers(), requestHeaders));
+    }
+}

@@ -1,0 +1,59 @@
+package dev.cachegateway.gateway.cache.format;
+
+import java.util.Optional;
+
+import dev.cachegateway.gateway.cache.policy.ItemAge;
+import dev.cachegateway.gateway.cache.response.CapturedResponse;
+import dev.cachegateway.gateway.memcached.CachedItem;
+import dev.cachegateway.gateway.memcached.MetaItem;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.http.HttpHeaders;
+
+/**
+ * How a route's memcached items hold answers: {@link BodyFormat}, the body alone as nginx's {@code memcached_pass}
+ * reads it, or {@link HttpFormat}, the whole answer as OpenResty's srcache stores it. One key holds one format.
+ */
+public sealed interface ItemFormat permits BodyFormat, HttpFormat {
+
+    /** The answer an item holds, as stored; empty when the item is not of this format. */
+    Optional<CapturedResponse> decode(CachedItem item);
+
+    /** What a backend answer, about to be shared with other requests and stored, carries of the request it answers. */
+    CapturedResponse capture(CapturedResponse answer, HttpHeaders requestHeaders);
+
+    /** The item that stores {@code answer}, with the flags its store decision gave. */
+    CachedItem encode(CapturedResponse answer, int flags, long nowMillis);
+
+    /** Whether {@code stored} may answer a request with these headers. */
+    boolean canAnswer(HttpHeaders requestHeaders, CapturedResponse stored);
+
+    /**
+     * A hit on a stored answer: the response it sends, with what a cache adds, and where it stands against its
+     * freshness.
+     *
+     * @param flags the item's flags
+     * @param remainingTtl memcached's remaining TTL in seconds, or a {@link dev.cachegateway.gateway.memcached.MetaItem}
+     * constant when it did not tell one
+     * @param knownEtag the ETag of the item's bytes if it is known already
+     */
+    HitAnswer answer(CapturedResponse stored, int flags, long remainingTtl, @Nullable String knownEtag,
+            long nowMillis);
+
+    /**
+     * A hit's response and age.
+     *
+     * @param response what the client is sent
+     * @param age where the stored answer stands against its freshness
+     */
+    record HitAnswer(CapturedResponse response, ItemAge age) {
+    }
+
+    /** Whether an item a lookup found is fresh; an item not of this format is not. */
+    boolean isFresh(MetaItem found);
+
+    /** The key of the variant of {@code stored} that a request with these headers needs, if it is not this one. */
+    default Optional<String> otherVariant(String key, CapturedResponse stored, HttpHeaders requestHeaders) {
+        return Optional.empty();
+    }
+}
