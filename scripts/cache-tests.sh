@@ -127,9 +127,11 @@ run_suite() { # name base-url
     (cd "$suite" && npm run --silent cli --base="$2") >"$results/$1.json"
 }
 
-# The suite's origin server, run in the background by spawn.
+# The suite's origin server, run in the background by spawn: node itself, as `npm run server` would start it, since
+# npm does not pass the stop signal on and would leave the server holding its port after the run.
 origin() {
-    cd "$suite" && exec npm run --silent server --port="$origin_port" --pidfile="$work/origin.pid"
+    cd "$suite" && npm_config_protocol=http npm_config_port="$origin_port" npm_config_pidfile="$work/origin.pid" \
+        exec node test-engine/server/server.mjs
 }
 
 # start_gateway NAME ROUTE-ARGUMENT...: a gateway on $gateway_port with one route to the origin, the arguments given
