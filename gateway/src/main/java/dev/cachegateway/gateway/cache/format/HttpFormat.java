@@ -26,9 +26,14 @@ import org.springframework.http.HttpHeaders;
  */
 public final class HttpFormat implements ItemFormat {
 
-    /** srcache's hidden headers; Content-Length too, since each reader frames its own answer. */
-    public static final Set<String> SRCACHE_HIDDEN = Set.of("connection", "keep-alive", "proxy-authenticate",
-            "proxy-authorization", "te", "trailers", "transfer-encoding", "upgrade", "set-cookie", "content-length");
+    /**
+     * srcache's hidden headers, and the two other hop-by-hop headers of proxies that it lets through
+     * ({@code Proxy-Connection}, {@code Proxy-Authentication-Info}); Content-Length too, since each reader frames its
+     * own answer.
+     */
+    public static final Set<String> HIDDEN = Set.of("connection", "keep-alive", "proxy-authenticate",
+            "proxy-authorization", "proxy-connection", "proxy-authentication-info", "te", "trailers",
+            "transfer-encoding", "upgrade", "set-cookie", "content-length");
 
     private final Set<String> hidden;
 
@@ -37,7 +42,7 @@ public final class HttpFormat implements ItemFormat {
      * @param pass headers to store although srcache would not, such as {@code Set-Cookie}
      */
     public HttpFormat(Collection<String> hide, Collection<String> pass) {
-        Set<String> names = new TreeSet<>(SRCACHE_HIDDEN);
+        Set<String> names = new TreeSet<>(HIDDEN);
         hide.forEach(name -> names.add(name.toLowerCase(Locale.ROOT)));
         pass.forEach(name -> names.remove(name.toLowerCase(Locale.ROOT)));
         // The gateway's own headers describe one request, never the answer.

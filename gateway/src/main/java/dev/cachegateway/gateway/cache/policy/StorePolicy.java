@@ -97,8 +97,8 @@ public final class StorePolicy {
         if (body != null ? !body.keyCoversVary(headers) : headers.getVary().contains("*")) {
             return StoreDecision.skip(Skip.VARY);
         }
-        CacheControlDirectives cacheControl =
-                CacheControlDirectives.parse(headers.getValuesAsList(HttpHeaders.CACHE_CONTROL));
+        TargetedCacheControl control = TargetedCacheControl.of(headers);
+        CacheControlDirectives cacheControl = control.directives();
         if (cacheControl.has("private") || cacheControl.has("no-store") || cacheControl.has("no-cache")) {
             return StoreDecision.skip(Skip.CACHE_CONTROL);
         }
@@ -109,7 +109,7 @@ public final class StorePolicy {
         if (refused != null) {
             return StoreDecision.skip(refused);
         }
-        OptionalLong lifetime = Freshness.lifetime(cacheControl, headers, nowMillis);
+        OptionalLong lifetime = Freshness.lifetime(cacheControl, control.freshnessHeaders(headers), nowMillis);
         if (lifetime.isEmpty() && defaultTtl == 0) {
             return StoreDecision.skip(Skip.NO_FRESHNESS);
         }

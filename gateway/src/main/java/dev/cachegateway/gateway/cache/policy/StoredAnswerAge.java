@@ -24,10 +24,9 @@ public record StoredAnswerAge(ItemAge age, long seconds) {
         StaleWindows windows = StaleFlags.decode(flags);
         OptionalLong date = single(stored.get(HttpHeaders.DATE), nowMillis);
         long dateMillis = date.orElse(nowMillis);
-        CacheControlDirectives cacheControl =
-                CacheControlDirectives.parse(stored.getValuesAsList(HttpHeaders.CACHE_CONTROL));
+        TargetedCacheControl control = TargetedCacheControl.of(stored);
         // The lifetime less the Age it was stored with: what was left of it at its Date.
-        OptionalLong left = Freshness.lifetime(cacheControl, stored, dateMillis);
+        OptionalLong left = Freshness.lifetime(control.directives(), control.freshnessHeaders(stored), dateMillis);
         long storedAge = Freshness.age(stored);
         if (date.isPresent() && left.isPresent()) {
             long elapsed = Math.max(0, nowMillis - dateMillis) / 1000;
