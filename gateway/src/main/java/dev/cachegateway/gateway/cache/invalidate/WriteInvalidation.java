@@ -21,7 +21,8 @@ import org.springframework.http.server.reactive.ServerHttpResponse;
 import org.springframework.web.server.ServerWebExchange;
 
 /**
- * RFC 9111 4.4: a cache MUST invalidate the target URI of an unsafe request whose answer is not an error, and may
+ * RFC 9111 4.4: a cache MUST invalidate the target URI of an unsafe request (POST, PUT, DELETE, PATCH, or any method
+ * it does not know to be safe) whose answer is not an error, and may
  * invalidate a same-origin {@code Location} and {@code Content-Location}. Here that is a {@code delete} of the keys
  * the route's template makes of them, so that no replica and no plain {@code get} reader (nginx, PHP) serves the
  * old item again, and this gateway's near-cache forgets it; other replicas' near-caches keep theirs for up to their
@@ -30,8 +31,9 @@ import org.springframework.web.server.ServerWebExchange;
  */
 public final class WriteInvalidation {
 
-    private static final Set<HttpMethod> UNSAFE = Set.of(HttpMethod.POST, HttpMethod.PUT, HttpMethod.DELETE,
-            HttpMethod.PATCH);
+    // RFC 9110 9.2.1; every other method, one this gateway has never heard of included, may change the resource.
+    private static final Set<HttpMethod> SAFE = Set.of(HttpMethod.GET, HttpMethod.HEAD, HttpMethod.OPTIONS,
+            HttpMethod.TRACE);
 
     private static final BurstLog failures = BurstLog.of(WriteInvalidation.class);
 
@@ -44,9 +46,12 @@ public final class WriteInvalidation {
         this.near = near;
     }
 
-    /** Whether {@code method} changes the resource, so that its success invalidates. */
+    /**
+     * Whether {@code method} may change the resource, so that its success invalidates: any method but the safe ones
+     * (RFC 9111 4.4 counts methods whose safety is unknown as unsafe).
+     */
     public static boolean invalidates(HttpMethod method) {
-        return UNSAFE.contains(method);
+        return !SAFE.contains(method);
     }
 
     /** Has the exchange's answer, once it is known to be a success, invalidate what the write changed. */

@@ -37,14 +37,17 @@ final class Freshness {
         return OptionalLong.of(lifetime - age(headers));
     }
 
-    /** The {@code Age} an upstream cache reported, in seconds; 0 when none or invalid. */
+    /**
+     * The {@code Age} an upstream cache reported, in seconds; 0 when none or invalid. A list counts by its first
+     * member, and several lines by their first, as most caches read them: {@code Age: 7200, 0} is 7200.
+     */
     static long age(HttpHeaders headers) {
-        try {
-            String age = headers.getFirst("Age");
-            return age != null ? Math.max(0, Long.parseLong(age.trim())) : 0;
-        }
-        catch (NumberFormatException ex) {
+        String line = headers.getFirst("Age");
+        String first = line != null ? line.split(",", 2)[0].trim() : "";
+        if (first.isEmpty() || !first.chars().allMatch(c -> c >= '0' && c <= '9')) {
             return 0;
         }
+        return first.length() > 10 ? CacheControlDirectives.MAX_DELTA_SECONDS
+                : Math.min(Long.parseLong(first), CacheControlDirectives.MAX_DELTA_SECONDS);
     }
 }

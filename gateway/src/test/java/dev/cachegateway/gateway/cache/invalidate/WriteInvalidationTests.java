@@ -68,6 +68,16 @@ class WriteInvalidationTests extends CacheIntegrationTest {
     }
 
     @Test
+    void invalidatesAfterAMethodItDoesNotKnowToBeSafe() throws Exception {
+        raw.set("/api/v1/comments/10", 0, 0, OLD);
+        backend.reply("/api/v1/comments/10", Reply.json("{}", "no-store"));
+
+        client.method(HttpMethod.valueOf("M-SEARCH")).uri("/api/v1/comments/10").exchange().expectStatus().isOk();
+
+        assertThat(raw.get("/api/v1/comments/10")).isNull();
+    }
+
+    @Test
     void leavesItemsAloneOnAReadAndOnARouteWithoutTheCache() throws Exception {
         raw.set("/api/v1/comments/9", 0, 0, OLD);
         raw.set("/api/v1/comments/9/no_cache", 0, 0, OLD);

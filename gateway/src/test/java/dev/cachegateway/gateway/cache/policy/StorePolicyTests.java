@@ -139,6 +139,14 @@ class StorePolicyTests {
     }
 
     @Test
+    void readsAnAgeListByItsFirstMemberAndIgnoresAnInvalidAge() {
+        assertThat(decide(json().cacheControl("max-age=60").header("Age", "60, 0")).skipped()).isEqualTo(Skip.EXPIRED);
+        assertThat(decide(json().cacheControl("max-age=60").header("Age", "0, 60")).ttlSeconds()).isEqualTo(60);
+        assertThat(decide(json().cacheControl("max-age=60").header("Age", "-7")).ttlSeconds()).isEqualTo(60);
+        assertThat(decide(json().cacheControl("max-age=60").header("Age", "7.0")).ttlSeconds()).isEqualTo(60);
+    }
+
+    @Test
     void storesOnlyAnswersToGet() {
         assertThat(policy.decide(HttpMethod.HEAD, HttpStatus.OK, json().headers, NOW).skipped())
                 .isEqualTo(Skip.METHOD);
