@@ -44,7 +44,8 @@ public final class ItemLookup {
         NearItem held = near.get(key);
         if (held != null) {
             MetaItem item = MetaItem.withoutMeta(held.item());
-            return Mono.just(read(item, bodyEtag(format, held.etag()), requestHeaders, format));
+            return Mono.just(read(item, format.decode(held.item()), bodyEtag(format, held.etag()), requestHeaders,
+                    format));
         }
         return memcached.lookup(key, refreshAhead)
                 .flatMap(found -> {
@@ -53,12 +54,13 @@ public final class ItemLookup {
                             requestHeaders));
                     if (variant.isPresent()) {
                         return memcached.lookup(variant.get(), 0)
-                                .map(other -> read(other, null, requestHeaders, format));
+                                .map(other -> read(other, format.decode(other.item()), null, requestHeaders, format));
                     }
                     // Only a fresh item that nobody must refresh now is worth holding in this gateway.
-                    String etag = near.enabled() && ItemAge.of(found).fresh() && !found.won()
-                            ? near.read(key, found.item(), ItemAge.of(found)).etag() : null;
-                    return Mono.just(read(found, bodyEtag(format, etag), requestHeaders, format));
+                    ItemAge age = ItemAge.of(found);
+                    String etag = near.enabled() && age.fresh() && !found.won()
+                            ? near.read(key, found.item(), age).etag() : null;
+                    return Mono.just(read(found, stored, bodyEtag(format, etag), requestHeaders, format));
                 })
                 .defaultIfEmpty(Lookup.MISS)
                 .onErrorResume(failure -> {
@@ -73,8 +75,8 @@ public final class ItemLookup {
     // An item this client cannot take is as good as none: a gzip body for a client without gzip, or a variant it
     // did not ask for. The backend's answer to that client is not stored, since it would replace the item that the
     // others are served. An item that is not of the route's format is a miss, and the answer replaces it.
-    private static Lookup read(MetaItem found, @Nullable String etag, HttpHeaders requestHeaders, ItemFormat format) {
-        Optional<CapturedResponse> decoded = format.decode(found.item());
+    private static Lookup read(MetaItem found, Optional<CapturedResponse> decoded, @Nullable String etag,
+            HttpHeaders requestHeaders, ItemFormat format) {
         if (decoded.isEmpty()) {
             return Lookup.MISS;
         }
