@@ -26,6 +26,7 @@ RATIOS = (
     ("gateway hit / nginx hit (keepalive)", "gateway-hit", "nginx-keepalive-hit"),
     ("gateway hit / nginx hit (article)", "gateway-hit", "nginx-hit"),
     ("gateway hit (near-cache) / nginx hit (keepalive)", "gateway-near-hit", "nginx-keepalive-hit"),
+    ("gateway hit (http item) / gateway hit", "gateway-http-hit", "gateway-hit"),
     ("gateway miss (real) / gateway pass-through", "gateway-real-miss", "gateway-pass"),
     ("gateway miss (real) / nginx miss (fresh ids)", "gateway-real-miss", "nginx-keepalive-miss"),
     ("gateway miss (real) / direct (fresh ids)", "gateway-real-miss", "direct-fresh"),
@@ -289,7 +290,8 @@ def setup_section(run):
         f"- load average before the run: {s['load_before']}; after: {s['load_after']}",
         f"- java: {s['java']}",
         f"- gateway JVM flags: `{s.get('gateway_java_opts') or 'none'}`; settings: `{s.get('gateway_args') or 'none'}`"
-        f" (near-cache gateway: `{s['near_cache_args']}`)",
+        f" (near-cache gateway: `{s['near_cache_args']}`"
+        + (f"; whole-answers gateway: `{s['http_items_args']}`" if s.get("http_items_args") else "") + ")",
         f"- comments-service JVM flags: `{s.get('comments_java_opts') or 'none'}`",
         f"- memcached {s['memcached'].split()[1]}, {nginx}, ab {ab}, {wrk}",
         f"- mode: {mode}; took {s['seconds']} s",

@@ -22,6 +22,8 @@ NGINX_PORT=${NGINX_PORT:-28081}
 NGINX_KEEPALIVE_PORT=${NGINX_KEEPALIVE_PORT:-28082}
 NEAR_CACHE_PORT=${NEAR_CACHE_PORT:-28084}
 NEAR_CACHE_MANAGEMENT_PORT=${NEAR_CACHE_MANAGEMENT_PORT:-28085}
+HTTP_ITEMS_PORT=${HTTP_ITEMS_PORT:-28086}
+HTTP_ITEMS_MANAGEMENT_PORT=${HTTP_ITEMS_MANAGEMENT_PORT:-28087}
 
 # Without flags the JVM sizes its heap from the machine's memory and peaks near 440 MB (gateway) and 370 MB
 # (comments-service) under this load. A bounded heap with the serial collector peaks near 245 and 210 MB at the same
@@ -41,11 +43,14 @@ memcached_mb=1024
 # The near-cache's settings for the gateway that runs with it: short-lived, and bounded well below the heap.
 near_cache_args=(--memcached.cache.near-cache.ttl=5s --memcached.cache.near-cache.max-entries=10000
     --memcached.cache.near-cache.max-bytes=16MB)
+# The gateway whose comments route keeps whole answers (item-format http): its routes replace the jar's.
+http_items_args=(--spring.config.additional-location="$bench/http-items.yml")
 jvm_start_seconds=120
 
 # The cases, run in this order for each payload; the label gets ", <payload>". The gateways' hit cases come before
 # nginx's, whose hits read the items the gateway stored. Columns:
-#   server   what answers: comments-service (direct), a gateway, or one of the two nginx
+#   server   what answers: comments-service (direct), a gateway (http-items: one that stores whole answers), or
+#            one of the two nginx
 #   asks     no_cache: the payload's /no_cache path, which no gateway looks up (a miss for comments-service, the
 #                      pass-through for a gateway);
 #            cached:   the payload's path, a hit, checked before and after the measurement;
@@ -59,6 +64,7 @@ direct-fresh            direct           fresh     wrk           no       direct
 gateway-pass            gateway          no_cache  ab,ab-k,wrk   yes      gateway pass-through
 gateway-real-miss       gateway          fresh     wrk           yes      gateway miss (real)
 gateway-hit             gateway          cached    ab,ab-k,wrk   yes      gateway hit
+gateway-http-hit        http-items       cached    ab,ab-k,wrk   yes      gateway hit (http item)
 gateway-near-hit        near-cache       cached    ab,ab-k,wrk   yes      gateway hit (near-cache)
 gateway-near-real-miss  near-cache       fresh     wrk           yes      gateway miss (real, near-cache)
 nginx-hit               nginx-article    cached    ab,ab-k,wrk   no       nginx hit (article)
@@ -72,6 +78,7 @@ declare -A server_url=(
     [direct]=http://127.0.0.1:$COMMENTS_PORT
     [gateway]=http://127.0.0.1:$GATEWAY_PORT
     [near-cache]=http://127.0.0.1:$NEAR_CACHE_PORT
+    [http-items]=http://127.0.0.1:$HTTP_ITEMS_PORT
     [nginx-article]=http://127.0.0.1:$NGINX_PORT
     [nginx-keepalive]=http://127.0.0.1:$NGINX_KEEPALIVE_PORT
 )
@@ -80,6 +87,7 @@ declare -A server_log=(
     [direct]=$work/comments-service.log
     [gateway]=$work/gateway.log
     [near-cache]=$work/gateway-near-cache.log
+    [http-items]=$work/gateway-http-items.log
     [nginx-article]=$work/nginx-article/logs/error.log
     [nginx-keepalive]=$work/nginx-keepalive/logs/error.log
 )
@@ -154,17 +162,20 @@ start_servers() {
     start_gateway gateway "$GATEWAY_PORT" "$MANAGEMENT_PORT"
     log "starting a gateway with the near-cache on $NEAR_CACHE_PORT: ${near_cache_args[*]}"
     start_gateway near-cache "$NEAR_CACHE_PORT" "$NEAR_CACHE_MANAGEMENT_PORT" "${near_cache_args[@]}"
+    log "starting a gateway that keeps whole answers on $HTTP_ITEMS_PORT: ${http_items_args[*]}"
+    start_gateway http-items "$HTTP_ITEMS_PORT" "$HTTP_ITEMS_MANAGEMENT_PORT" "${http_items_args[@]}"
 
     rss_watched=("gateway ${server_pid[gateway]}" "gateway-near-cache ${server_pid[near-cache]}"
+        "gateway-http-items ${server_pid[http-items]}"
         "comments-service ${server_pid[direct]}" "memcached ${server_pid[memcached]}")
     measured=("${rss_watched[@]}")
     # A real endpoint rather than actuator, so that ready means "answers the benchmark's requests".
     local server
-    for server in direct gateway near-cache; do
+    for server in direct gateway near-cache http-items; do
         await "${server_url[$server]}${payload_path[single]}/no_cache" "$jvm_start_seconds" "${server_pid[$server]}" \
             "${server_log[$server]}"
     done
-    log "both apps answer"
+    log "the apps answer"
 
     if $nginx_available; then
         start_nginx nginx-article "$NGINX_PORT"
@@ -255,7 +266,7 @@ record_cpu() {
 # expect_hit SERVER URL: the answer came from memcached.
 expect_hit() {
     case $1 in
-        gateway | near-cache)
+        gateway | near-cache | http-items)
             if [ "$(x_cache "$2")" != HIT ]; then
                 show_logs "${server_log[$1]}"
                 fail "$2 was not answered with X-Cache: HIT"
@@ -277,7 +288,7 @@ expect_hit() {
 # stored.
 prime() {
     case $1 in
-        gateway | near-cache)
+        gateway | near-cache | http-items)
             [ "$(curl -s -o /dev/null -w '%{http_code}' --max-time 5 "$2")" = 200 ] ||
                 { show_logs "${server_log[$1]}"; fail "the gateway did not answer 200 for $2"; }
             await_x_cache "$2" HIT 5 || {
@@ -424,6 +435,7 @@ record_setup() {
     setup gateway_java_opts "$GATEWAY_JAVA_OPTS"
     setup gateway_args "$GATEWAY_ARGS"
     setup near_cache_args "${near_cache_args[*]}"
+    setup http_items_args "${http_items_args[*]}"
     setup comments_java_opts "$COMMENTS_JAVA_OPTS"
     setup concurrency "$concurrency"
     setup memcached_mb "$memcached_mb"
@@ -472,7 +484,7 @@ main() {
     comments_jar=$(jar_of comments-service)
     gateway_jar=$(jar_of gateway)
     local ports=("$MEMCACHED_PORT" "$COMMENTS_PORT" "$GATEWAY_PORT" "$MANAGEMENT_PORT" "$NEAR_CACHE_PORT"
-        "$NEAR_CACHE_MANAGEMENT_PORT") port
+        "$NEAR_CACHE_MANAGEMENT_PORT" "$HTTP_ITEMS_PORT" "$HTTP_ITEMS_MANAGEMENT_PORT") port
     if $nginx_available; then ports+=("$NGINX_PORT" "$NGINX_KEEPALIVE_PORT"); fi
     for port in "${ports[@]}"; do
         port_free "$port" || fail "port $port is in use; set the *_PORT variables to free ports"
