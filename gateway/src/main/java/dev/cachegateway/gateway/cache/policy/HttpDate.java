@@ -6,6 +6,7 @@ import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Locale;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -32,6 +33,9 @@ final class HttpDate {
             "(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) ([A-Za-z]{3}) (\\d{2}| \\d) " + TIME + " (\\d{4})",
             Pattern.CASE_INSENSITIVE);
 
+    private static final Set<String> DAY_NAMES =
+            Set.of("Mon, ", "Tue, ", "Wed, ", "Thu, ", "Fri, ", "Sat, ", "Sun, ");
+
     private static final List<String> MONTHS =
             List.of("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec");
 
@@ -40,6 +44,10 @@ final class HttpDate {
 
     /** The date in epoch milliseconds, or none if {@code value} is not an HTTP-date. */
     static OptionalLong parse(String value, long nowMillis) {
+        if (isPlainImfFixdate(value)) {
+            return toMillis(digits(value, 12, 16), value.substring(8, 11), value.substring(5, 7),
+                    value.substring(17, 19), value.substring(20, 22), value.substring(23, 25));
+        }
         Matcher m = IMF_FIXDATE.matcher(value);
         if (m.matches()) {
             return toMillis(Integer.parseInt(m.group(3)), m.group(2), m.group(1), m.group(4), m.group(5), m.group(6));
@@ -55,6 +63,29 @@ final class HttpDate {
                     m.group(5));
         }
         return OptionalLong.empty();
+    }
+
+    // A hit of a whole answer reads the Date it was stored with, nearly always as senders write it, so that form is
+    // checked by position before any pattern runs; everything else still meets the patterns.
+    private static boolean isPlainImfFixdate(String value) {
+        return value.length() == 29 && value.endsWith(" GMT") && DAY_NAMES.contains(value.substring(0, 5))
+                && value.charAt(7) == ' ' && value.charAt(11) == ' ' && value.charAt(16) == ' '
+                && value.charAt(19) == ':' && value.charAt(22) == ':'
+                && digits(value, 5, 7) >= 0 && digits(value, 12, 16) >= 0 && digits(value, 17, 19) >= 0
+                && digits(value, 20, 22) >= 0 && digits(value, 23, 25) >= 0;
+    }
+
+    // The number the ASCII digits in [from, to) write, or -1 if any is not a digit.
+    private static int digits(String value, int from, int to) {
+        int number = 0;
+        for (int i = from; i < to; i++) {
+            char c = value.charAt(i);
+            if (c < '0' || c > '9') {
+                return -1;
+            }
+            number = number * 10 + (c - '0');
+        }
+        return number;
     }
 
     // RFC 9110: a two-digit year more than 50 years ahead is the latest past year with the same two digits.

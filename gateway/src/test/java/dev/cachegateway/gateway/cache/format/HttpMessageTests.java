@@ -29,6 +29,18 @@ class HttpMessageTests {
     }
 
     @Test
+    void trimsBlanksAroundValuesAndKeepsEmptyOnesAndABodyThatLooksLikeAHead() {
+        CapturedResponse answer = HttpMessage.decode(bytes("HTTP/1.0 200\r\nX-Tab:\t a \t\r\nX-Empty:\r\n\r\n"
+                + "HTTP/1.1 500 Oops\r\nX-Not: a header\r\n\r\n")).orElseThrow();
+
+        assertThat(answer.status()).isEqualTo(HttpStatus.OK);
+        assertThat(answer.headers().toSingleValueMap()).containsOnlyKeys("X-Tab", "X-Empty");
+        assertThat(answer.headers().getFirst("X-Tab")).isEqualTo("a");
+        assertThat(answer.headers().getFirst("X-Empty")).isEmpty();
+        assertThat(answer.body()).isEqualTo(bytes("HTTP/1.1 500 Oops\r\nX-Not: a header\r\n\r\n"));
+    }
+
+    @Test
     void writesWhatItReads() {
         HttpHeaders headers = new HttpHeaders();
         headers.add("Content-Type", "application/json");
@@ -60,6 +72,10 @@ class HttpMessageTests {
         assertThat(HttpMessage.decode(bytes("HTTP/1.1 200 OK\r\nno colon here\r\n\r\n"))).isEmpty();
         assertThat(HttpMessage.decode(bytes("HTTP/1.1 2x0 OK\r\n\r\n"))).isEmpty();
         assertThat(HttpMessage.decode(bytes("HTTP/1.1 200 OK\r\nbad name: x\r\n\r\n"))).isEmpty();
+        assertThat(HttpMessage.decode(bytes("HTTP/1.1 200 OK\r\n: x\r\n\r\n"))).isEmpty();
+        assertThat(HttpMessage.decode(bytes("HTTP/1.1 200 OK\r\n folded: x\r\n\r\n"))).isEmpty();
+        assertThat(HttpMessage.decode(bytes("HTTP/1.1 200 OK\r\nName: x\nOther: y\r\n\r\n"))).isEmpty();
+        assertThat(HttpMessage.decode(bytes("HTTP/1.1 200 OK\r\nName: x\u0000y\r\n\r\n"))).isEmpty();
         assertThat(HttpMessage.decode(bytes("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n"))).isEmpty();
         assertThat(HttpMessage.decode(bytes("GET / HTTP/1.1\r\nHost: a\r\n\r\n"))).isEmpty();
     }

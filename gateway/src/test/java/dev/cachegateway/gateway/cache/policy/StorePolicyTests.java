@@ -110,6 +110,9 @@ class StorePolicyTests {
             Sun, 29-Nov-2026 13:00:00 GMT        | 0
             Sun, 29 Nov 2026 13.00.00 GMT        | 0
             Sun, 31 Nov 2026 13:00:00 GMT        | 0
+            Sun, 29 Xyz 2026 13:00:00 GMT        | 0
+            Sun, 29 Nov 2026 13:0x:00 GMT        | 0
+            Sun, 29 Nov 2026 13:00:00 GMTx       | 0
             foo                                  | 0
             """)
     void understandsTheThreeHttpDateFormatsAndTakesAnythingElseAsExpired(String expires, int ttl) {
