@@ -6,7 +6,7 @@ import java.util.concurrent.Future;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
-import io.netty.util.Timeout;
+import dev.cachegateway.gateway.memcached.operation.OperationDeadlines.Deadline;
 import net.spy.memcached.internal.GetFuture;
 import net.spy.memcached.internal.OperationFuture;
 import reactor.core.publisher.Mono;
@@ -15,7 +15,8 @@ import reactor.core.publisher.MonoSink;
 /**
  * spymemcached's futures as {@link Mono}s, the one bridge between them. A future is followed through its completion
  * listener, never a blocking {@code get()}, and a deadline fails an operation that takes too long, since
- * spymemcached's futures never time out unless somebody blocks on them. The completion goes back to the thread that
+ * spymemcached's futures never time out unless somebody blocks on them; it fails as memcached's timeout only if
+ * memcached had the time ({@link OperationDeadlines}). The completion goes back to the thread that
  * started the operation ({@link CompletionThreads}).
  */
 public final class FutureBridge {
@@ -56,7 +57,9 @@ public final class FutureBridge {
             Future<T> future = started.future();
             // The deadline, the completion and a cancelling subscriber race: the sink keeps the first signal and
             // drops the others, and an operation cancelled first completes as cancelled, which complete() ignores.
-            Timeout deadline = deadlines.arm(timeout -> caller.execute(() -> sink.error(timeout)));
+            // An answer that has arrived is on its way to the caller, however far behind the caller is.
+            Deadline deadline = deadlines.arm(() -> future.isDone() && !future.isCancelled(),
+                    expired -> caller.execute(() -> sink.error(expired)));
             sink.onDispose(() -> {
                 deadline.cancel();
                 if (!future.isDone()) {
