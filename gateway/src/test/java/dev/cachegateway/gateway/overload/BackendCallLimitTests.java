@@ -41,20 +41,21 @@ class BackendCallLimitTests extends CacheIntegrationTest {
     void turnsAwayAThirdConcurrentMissWithA503AndTheCacheHeaders() {
         holdTwoMisses();
 
-        client.get().uri("/api/v1/comments/903").exchange()
+        String path = HeldBackend.freshPath("");
+        client.get().uri(path).exchange()
                 .expectStatus().isEqualTo(503)
                 .expectHeader().valueEquals("Retry-After", "1")
                 .expectHeader().valueEquals("X-Cache", "MISS")
                 .expectBody().jsonPath("$.status").isEqualTo(503).jsonPath("$.error").isEqualTo("Service Unavailable");
 
-        assertThat(backend.calls("/api/v1/comments/903")).isZero();
+        assertThat(backend.calls(path)).isZero();
         assertThat(meters.get("gateway.overload.rejected").tag("limit", "max-concurrent-backend-calls").counter()
                 .count()).isEqualTo(1);
     }
 
     @Test
     void answersAStaleItemInsteadInsideItsStaleIfErrorWindow() throws Exception {
-        String path = "/api/v1/comments/904";
+        String path = HeldBackend.freshPath("");
         raw.set(path, StaleFlags.encode(new StaleWindows(0, 60)), 30, OLD.getBytes(StandardCharsets.UTF_8));
         holdTwoMisses();
 
@@ -68,10 +69,11 @@ class BackendCallLimitTests extends CacheIntegrationTest {
 
     @Test
     void servesHitsWhileTheBackendIsAtItsLimit() throws Exception {
-        raw.set("/api/v1/comments/905", 0, 60, bytes("{\"id\":905}"));
+        String path = HeldBackend.freshPath("");
+        raw.set(path, 0, 60, bytes("{\"id\":905}"));
         holdTwoMisses();
 
-        client.get().uri("/api/v1/comments/905").exchange()
+        client.get().uri(path).exchange()
                 .expectStatus().isOk()
                 .expectHeader().valueEquals("X-Cache", "HIT")
                 .expectBody(String.class).isEqualTo("{\"id\":905}");
@@ -79,13 +81,9 @@ class BackendCallLimitTests extends CacheIntegrationTest {
 
     @Test
     void limitsRoutesWithoutTheCacheToo() {
-        held = new HeldBackend(backend, port);
-        held.hold("/api/v1/comments/901/no_cache");
-        held.hold("/api/v1/comments/902/no_cache");
-        await("both calls at the backend").atMost(Duration.ofSeconds(10)).until(() ->
-                backend.calls("/api/v1/comments/901/no_cache") + backend.calls("/api/v1/comments/902/no_cache") == 2);
+        holdTwo("/no_cache");
 
-        client.get().uri("/api/v1/comments/906/no_cache").exchange()
+        client.get().uri(HeldBackend.freshPath("/no_cache")).exchange()
                 .expectStatus().isEqualTo(503)
                 .expectHeader().valueEquals("Retry-After", "1")
                 .expectHeader().doesNotExist("X-Cache");
@@ -94,12 +92,13 @@ class BackendCallLimitTests extends CacheIntegrationTest {
     @Test
     void keepsToARoutesOwnLimitFromItsMetadata() {
         held = new HeldBackend(backend, port);
-        held.hold("/narrow/1");
-        await("the call at the backend").atMost(Duration.ofSeconds(10)).until(() -> backend.calls("/narrow/1") == 1);
+        String path = "/narrow" + HeldBackend.freshPath("");
+        held.hold(path);
+        await("the call at the backend").atMost(Duration.ofSeconds(10)).until(() -> backend.calls(path) == 1);
 
-        client.get().uri("/narrow/2").exchange().expectStatus().isEqualTo(503);
+        client.get().uri("/narrow" + HeldBackend.freshPath("")).exchange().expectStatus().isEqualTo(503);
         // Another route's calls are its own.
-        client.get().uri("/api/v1/comments/907").exchange().expectStatus().isOk();
+        client.get().uri(HeldBackend.freshPath("")).exchange().expectStatus().isOk();
     }
 
     @Test
@@ -107,15 +106,21 @@ class BackendCallLimitTests extends CacheIntegrationTest {
         holdTwoMisses();
         assertThat(held.release()).allSatisfy(answer -> assertThat(answer.statusCode()).isEqualTo(200));
 
-        client.get().uri("/api/v1/comments/908").exchange().expectStatus().isOk().expectHeader()
+        client.get().uri(HeldBackend.freshPath("")).exchange().expectStatus().isOk().expectHeader()
                 .valueEquals("X-Cache", "MISS");
     }
 
     private void holdTwoMisses() {
+        holdTwo("");
+    }
+
+    private void holdTwo(String suffix) {
         held = new HeldBackend(backend, port);
-        held.hold("/api/v1/comments/901");
-        held.hold("/api/v1/comments/902");
-        await("both misses at the backend").atMost(Duration.ofSeconds(10))
-                .until(() -> backend.calls("/api/v1/comments/901") + backend.calls("/api/v1/comments/902") == 2);
+        String first = HeldBackend.freshPath(suffix);
+        String second = HeldBackend.freshPath(suffix);
+        held.hold(first);
+        held.hold(second);
+        await("both calls at the backend").atMost(Duration.ofSeconds(10))
+                .until(() -> backend.calls(first) + backend.calls(second) == 2);
     }
 }

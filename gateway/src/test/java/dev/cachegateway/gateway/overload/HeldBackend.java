@@ -10,12 +10,17 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.cachegateway.gateway.support.RecordingBackend;
 import dev.cachegateway.gateway.support.RecordingBackend.Reply;
 
 /** Requests whose backend calls are held open until released, so that a test knows how many are in flight. */
 final class HeldBackend implements AutoCloseable {
+
+    // The answers of one test are stored after they are sent, and may land after the next test empties memcached:
+    // each test asks for paths of its own.
+    private static final AtomicInteger ids = new AtomicInteger(10_000);
 
     private final RecordingBackend backend;
 
@@ -30,6 +35,11 @@ final class HeldBackend implements AutoCloseable {
     HeldBackend(RecordingBackend backend, int port) {
         this.backend = backend;
         this.port = port;
+    }
+
+    /** A comments path that no test has asked for yet, ending with {@code suffix}. */
+    static String freshPath(String suffix) {
+        return "/api/v1/comments/" + ids.incrementAndGet() + suffix;
     }
 
     /** Sends a GET of {@code path}, whose backend call is held until {@link #close}. */

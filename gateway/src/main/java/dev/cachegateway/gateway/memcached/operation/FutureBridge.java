@@ -6,6 +6,7 @@ import java.util.concurrent.Future;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
+import dev.cachegateway.gateway.memcached.operation.DeadlineJudge.Progress;
 import dev.cachegateway.gateway.memcached.operation.OperationDeadlines.Deadline;
 import net.spy.memcached.internal.GetFuture;
 import net.spy.memcached.internal.OperationFuture;
@@ -24,6 +25,9 @@ public final class FutureBridge {
     private final OperationDeadlines deadlines;
 
     private final CompletionThreads completions;
+
+    // When memcached last answered anything: a memcached that answers others is not the one that is gone.
+    private volatile long lastAnswerAt = System.nanoTime();
 
     public FutureBridge(OperationDeadlines deadlines, CompletionThreads completions) {
         this.deadlines = deadlines;
@@ -57,16 +61,36 @@ public final class FutureBridge {
             Future<T> future = started.future();
             // The deadline, the completion and a cancelling subscriber race: the sink keeps the first signal and
             // drops the others, and an operation cancelled first completes as cancelled, which complete() ignores.
-            // An answer that has arrived is on its way to the caller, however far behind the caller is.
-            Deadline deadline = deadlines.arm(() -> future.isDone() && !future.isCancelled(),
-                    expired -> caller.execute(() -> sink.error(expired)));
+            Deadline deadline = deadlines.arm(new Progress() {
+
+                // An answer that has arrived is on its way to the caller, however far behind the caller is.
+                @Override
+                public boolean answered() {
+                    return future.isDone() && !future.isCancelled();
+                }
+
+                @Override
+                public long sentAt() {
+                    return future instanceof SendTimed timed ? timed.sentAt() : Progress.UNKNOWN;
+                }
+
+                @Override
+                public long lastAnswerAt() {
+                    return lastAnswerAt;
+                }
+            }, expired -> caller.execute(() -> sink.error(expired)));
             sink.onDispose(() -> {
                 deadline.cancel();
                 if (!future.isDone()) {
                     future.cancel(false);
                 }
             });
-            started.whenDone().accept(() -> caller.execute(() -> complete(sink, future)));
+            started.whenDone().accept(() -> {
+                if (!future.isCancelled()) {
+                    lastAnswerAt = System.nanoTime();
+                }
+                caller.execute(() -> complete(sink, future));
+            });
         });
     }
 

@@ -3,9 +3,9 @@ package dev.cachegateway.gateway.memcached.operation;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
+import dev.cachegateway.gateway.memcached.operation.DeadlineJudge.Progress;
 import dev.cachegateway.gateway.memcached.operation.DeadlineJudge.Verdict;
 import io.netty.util.HashedWheelTimer;
 import io.netty.util.Timeout;
@@ -46,10 +46,10 @@ public final class OperationDeadlines implements AutoCloseable {
     /**
      * Fails the operation through {@code onExpiry} once its deadline has passed on memcached's time: with a
      * {@link TimeoutException} when memcached had the whole timeout, with a {@link GatewayDelayException} when the
-     * gateway's own delays kept it waiting past the longest wait allowed. Never once {@code answered} is true.
+     * gateway's own delays kept it waiting past the longest wait allowed. Never once memcached has answered.
      */
-    public Deadline arm(BooleanSupplier answered, Consumer<Exception> onExpiry) {
-        Deadline deadline = new Deadline(System.nanoTime(), answered, onExpiry);
+    public Deadline arm(Progress progress, Consumer<Exception> onExpiry) {
+        Deadline deadline = new Deadline(System.nanoTime(), progress, onExpiry);
         deadline.schedule(judge.timeoutNanos());
         return deadline;
     }
@@ -59,7 +59,7 @@ public final class OperationDeadlines implements AutoCloseable {
 
         private final long start;
 
-        private final BooleanSupplier answered;
+        private final Progress progress;
 
         private final Consumer<Exception> onExpiry;
 
@@ -67,9 +67,9 @@ public final class OperationDeadlines implements AutoCloseable {
 
         private volatile boolean cancelled;
 
-        private Deadline(long start, BooleanSupplier answered, Consumer<Exception> onExpiry) {
+        private Deadline(long start, Progress progress, Consumer<Exception> onExpiry) {
             this.start = start;
-            this.answered = answered;
+            this.progress = progress;
             this.onExpiry = onExpiry;
         }
 
@@ -86,7 +86,7 @@ public final class OperationDeadlines implements AutoCloseable {
                 return;
             }
             long now = System.nanoTime();
-            Verdict verdict = judge.judge(start, now, answered.getAsBoolean());
+            Verdict verdict = judge.judge(start, now, progress);
             switch (verdict.outcome()) {
                 case MEMCACHED_TIMEOUT -> onExpiry.accept(new TimeoutException(message));
                 case GATEWAY_DELAY -> onExpiry.accept(new GatewayDelayException((now - start) / 1_000_000));

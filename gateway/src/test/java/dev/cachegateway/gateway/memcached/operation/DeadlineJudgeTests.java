@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 
 import dev.cachegateway.gateway.memcached.operation.DeadlineJudge.Outcome;
+import dev.cachegateway.gateway.memcached.operation.DeadlineJudge.Progress;
 import dev.cachegateway.gateway.memcached.operation.DeadlineJudge.Verdict;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -24,16 +25,23 @@ class DeadlineJudgeTests {
     // Far from now, so that the detector's own view of the present never reaches these instants.
     private final long start = System.nanoTime() - Duration.ofHours(1).toNanos();
 
+    private final long neverAnswered = start - Duration.ofHours(1).toNanos();
+
+    private final Progress sentAtOnce = progress(false, Progress.UNKNOWN, neverAnswered);
+
+    private final Progress answered = progress(true, Progress.UNKNOWN, neverAnswered);
+
     @Test
     void blamesMemcachedWhenTheGatewayNeverStalled() {
-        assertThat(judge.judge(start, start + 100 * MS, false).outcome()).isEqualTo(Outcome.MEMCACHED_TIMEOUT);
+        assertThat(judge.judge(start, start + 100 * MS, sentAtOnce).outcome())
+                .isEqualTo(Outcome.MEMCACHED_TIMEOUT);
     }
 
     @Test
     void givesBackAPauseAndWaitsThatMuchMore() {
         pauses.record(start + 10 * MS, start + 80 * MS);
 
-        Verdict verdict = judge.judge(start, start + 100 * MS, false);
+        Verdict verdict = judge.judge(start, start + 100 * MS, sentAtOnce);
 
         assertThat(verdict.outcome()).isEqualTo(Outcome.WAIT);
         assertThat(verdict.waitNanos()).isEqualTo(70 * MS);
@@ -43,14 +51,15 @@ class DeadlineJudgeTests {
     void blamesMemcachedOnceItHadTheWholeTimeoutBesidesThePause() {
         pauses.record(start + 10 * MS, start + 80 * MS);
 
-        assertThat(judge.judge(start, start + 170 * MS, false).outcome()).isEqualTo(Outcome.MEMCACHED_TIMEOUT);
+        assertThat(judge.judge(start, start + 170 * MS, sentAtOnce).outcome())
+                .isEqualTo(Outcome.MEMCACHED_TIMEOUT);
     }
 
     @Test
     void countsOnlyThePartOfAPauseAfterTheOperationStarted() {
         pauses.record(start - 50 * MS, start + 30 * MS);
 
-        assertThat(judge.judge(start, start + 100 * MS, false).waitNanos()).isEqualTo(30 * MS);
+        assertThat(judge.judge(start, start + 100 * MS, sentAtOnce).waitNanos()).isEqualTo(30 * MS);
     }
 
     @Test
@@ -59,26 +68,27 @@ class DeadlineJudgeTests {
         pauses.record(start + 10 * MS, start + 19 * MS);
         pauses.record(start + 30 * MS, start + 39 * MS);
 
-        assertThat(judge.judge(start, start + 100 * MS, false).outcome()).isEqualTo(Outcome.MEMCACHED_TIMEOUT);
+        assertThat(judge.judge(start, start + 100 * MS, sentAtOnce).outcome())
+                .isEqualTo(Outcome.MEMCACHED_TIMEOUT);
     }
 
     @Test
-    void givesUpAsTheGatewaysDelayAfterTheLongestWait() {
+    void givesUpAsTheGatewaysDelayAfterTheLongestWaitWhenMemcachedHadLessThanHalfItsTimeout() {
         pauses.record(start, start + 1000 * MS);
 
-        assertThat(judge.judge(start, start + 1000 * MS, false).outcome()).isEqualTo(Outcome.GATEWAY_DELAY);
+        assertThat(judge.judge(start, start + 1000 * MS, sentAtOnce).outcome()).isEqualTo(Outcome.GATEWAY_DELAY);
     }
 
     @Test
     void neverWaitsPastTheLongestWait() {
         pauses.record(start, start + 950 * MS);
 
-        assertThat(judge.judge(start, start + 980 * MS, false).waitNanos()).isEqualTo(20 * MS);
+        assertThat(judge.judge(start, start + 980 * MS, sentAtOnce).waitNanos()).isEqualTo(20 * MS);
     }
 
     @Test
     void leavesAnAnsweredOperationToItsAnswer() {
-        assertThat(judge.judge(start, start + 500 * MS, true).outcome()).isEqualTo(Outcome.ANSWERED);
+        assertThat(judge.judge(start, start + 500 * MS, answered).outcome()).isEqualTo(Outcome.ANSWERED);
     }
 
     @Test
@@ -87,6 +97,64 @@ class DeadlineJudgeTests {
 
         // Asked 50 ms ahead of the detector's last wake, as a deadline is after a pause that only just ended.
         assertThat(pauses.stalledNanos(now, now + 50 * MS)).isGreaterThanOrEqualTo(40 * MS);
+    }
+
+    @Test
+    void holdsNothingAgainstMemcachedWhileTheOperationWaitsInTheGatewaysQueue() {
+        Verdict verdict = judge.judge(start, start + 100 * MS, progress(false, Progress.NOT_SENT, neverAnswered));
+
+        assertThat(verdict.outcome()).isEqualTo(Outcome.WAIT);
+        assertThat(verdict.waitNanos()).isEqualTo(100 * MS);
+    }
+
+    @Test
+    void givesMemcachedTheWholeTimeoutFromWhenTheOperationWasSent() {
+        Progress sentLate = progress(false, start + 60 * MS, neverAnswered);
+
+        assertThat(judge.judge(start, start + 100 * MS, sentLate).waitNanos()).isEqualTo(60 * MS);
+        assertThat(judge.judge(start, start + 160 * MS, sentLate).outcome()).isEqualTo(Outcome.MEMCACHED_TIMEOUT);
+    }
+
+    @Test
+    void givesUpAsTheGatewaysDelayOnAnOperationNeverSent() {
+        assertThat(judge.judge(start, start + 1000 * MS, progress(false, Progress.NOT_SENT, neverAnswered)).outcome())
+                .isEqualTo(Outcome.GATEWAY_DELAY);
+    }
+
+    @Test
+    void blamesAMemcachedSilentThroughHalfItsTimeoutOfRunningTimeAtTheLongestWait() {
+        // A CPU so busy that the gateway ran only now and then: memcached had 80 ms and answered nothing at all.
+        pauses.record(start + 10 * MS, start + 930 * MS);
+
+        assertThat(judge.judge(start, start + 1000 * MS, sentAtOnce).outcome()).isEqualTo(Outcome.MEMCACHED_TIMEOUT);
+    }
+
+    @Test
+    void excusesAMemcachedThatAnsweredOthersMeanwhileAtTheLongestWait() {
+        pauses.record(start + 10 * MS, start + 930 * MS);
+        Progress othersAnswered = progress(false, Progress.UNKNOWN, start + 900 * MS);
+
+        assertThat(judge.judge(start, start + 1000 * MS, othersAnswered).outcome()).isEqualTo(Outcome.GATEWAY_DELAY);
+    }
+
+    private static Progress progress(boolean answered, long sentAt, long lastAnswerAt) {
+        return new Progress() {
+
+            @Override
+            public boolean answered() {
+                return answered;
+            }
+
+            @Override
+            public long sentAt() {
+                return sentAt;
+            }
+
+            @Override
+            public long lastAnswerAt() {
+                return lastAnswerAt;
+            }
+        };
     }
 
     @AfterEach
