@@ -58,16 +58,17 @@ final class BackendCallLimitFilter implements GlobalFilter, Ordered {
         return chain.filter(exchange).doFinally(signal -> calls.onComplete());
     }
 
-    // A route refreshed with another limit gets a new bulkhead; calls in flight release the old one.
+    // A route refreshed with another limit gets a new bulkhead; calls in flight release the old one. Made under the
+    // map's lock: two first calls that each made their own would each see the other's permit missing.
     private Bulkhead callsOf(Route route) {
         int limit = limitOf(route);
         RouteCalls calls = routes.get(route.getId());
         if (calls == null || calls.limit() != limit) {
-            calls = new RouteCalls(limit, Bulkhead.of("backend-" + route.getId(), BulkheadConfig.custom()
-                    .maxConcurrentCalls(limit)
-                    .maxWaitDuration(Duration.ZERO)
-                    .build()));
-            routes.put(route.getId(), calls);
+            calls = routes.compute(route.getId(), (id, made) -> made != null && made.limit() == limit ? made
+                    : new RouteCalls(limit, Bulkhead.of("backend-" + id, BulkheadConfig.custom()
+                            .maxConcurrentCalls(limit)
+                            .maxWaitDuration(Duration.ZERO)
+                            .build())));
         }
         return calls.bulkhead();
     }
