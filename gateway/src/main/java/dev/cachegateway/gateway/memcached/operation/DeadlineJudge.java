@@ -13,11 +13,13 @@ import java.time.Duration;
 public final class DeadlineJudge {
 
     /** What the gateway knows of its own stalls. */
-    @FunctionalInterface
     public interface Stalls {
 
         /** How much of {@code from} to {@code to} (System.nanoTime) the gateway spent stalled. */
         long stalledNanos(long from, long to);
+
+        /** When the gateway's latest stall ended, as seen at {@code now}: {@code now} while one goes on. */
+        long lastStallEnd(long now);
     }
 
     /** What the client knows of one operation. */
@@ -59,11 +61,14 @@ public final class DeadlineJudge {
 
     private final long maxGatewayDelayNanos;
 
+    private final long minimumStallNanos;
+
     private final Stalls stalls;
 
     public DeadlineJudge(Duration timeout, Duration maxGatewayDelay, Stalls stalls) {
         this.timeoutNanos = timeout.toNanos();
         this.maxGatewayDelayNanos = Math.max(timeout.toNanos(), maxGatewayDelay.toNanos());
+        this.minimumStallNanos = minimumStall(timeout).toNanos();
         this.stalls = stalls;
     }
 
@@ -85,7 +90,8 @@ public final class DeadlineJudge {
         long sentAt = progress.sentAt();
         long memcachedHad = memcachedHad(startNanos, nowNanos, sentAt);
         if (memcachedHad >= timeoutNanos) {
-            return new Verdict(Outcome.MEMCACHED_TIMEOUT, 0);
+            return catchingUp(nowNanos, elapsed, progress.lastAnswerAt())
+                    ? new Verdict(Outcome.WAIT, minimumStallNanos) : new Verdict(Outcome.MEMCACHED_TIMEOUT, 0);
         }
         long leftToWait = maxGatewayDelayNanos - elapsed;
         if (leftToWait <= 0) {
@@ -93,6 +99,16 @@ public final class DeadlineJudge {
                     ? Outcome.MEMCACHED_TIMEOUT : Outcome.GATEWAY_DELAY, 0);
         }
         return new Verdict(Outcome.WAIT, Math.min(timeoutNanos - memcachedHad, leftToWait));
+    }
+
+    // After a pause the gateway has a backlog of memcached's answers to read, while requests keep arriving: an
+    // operation whose answer waits in that backlog is late by the gateway's doing. So for up to the longest wait
+    // after a stall, while memcached is heard answering, an operation waits on. Without a stall, a slow memcached is
+    // timed out as ever.
+    private boolean catchingUp(long nowNanos, long elapsed, long lastAnswerAt) {
+        long stallEnd = stalls.lastStallEnd(nowNanos);
+        return elapsed < maxGatewayDelayNanos && nowNanos - stallEnd < maxGatewayDelayNanos
+                && lastAnswerAt - stallEnd > 0 && nowNanos - lastAnswerAt < minimumStallNanos;
     }
 
     // A CPU so busy that the gateway ran only now and then looks like many stalls, and would excuse a memcached that

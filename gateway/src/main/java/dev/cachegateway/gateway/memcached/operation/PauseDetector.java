@@ -26,6 +26,9 @@ public final class PauseDetector implements DeadlineJudge.Stalls, AutoCloseable 
 
     private volatile long lastWake = System.nanoTime();
 
+    // Long before anything the gateway does: no stall yet.
+    private volatile long lastEnd = lastWake - Duration.ofDays(1).toNanos();
+
     private volatile boolean running = true;
 
     private final Thread thread;
@@ -57,6 +60,7 @@ public final class PauseDetector implements DeadlineJudge.Stalls, AutoCloseable 
     private synchronized void keep(long start, long end) {
         starts[next] = start;
         ends[next] = end;
+        lastEnd = Math.max(lastEnd, end);
         next = (next + 1) % KEPT;
     }
 
@@ -70,6 +74,11 @@ public final class PauseDetector implements DeadlineJudge.Stalls, AutoCloseable 
             stalled += overlap(overdue, to, from, to);
         }
         return stalled;
+    }
+
+    @Override
+    public long lastStallEnd(long now) {
+        return now - (lastWake + INTERVAL_NANOS) >= minimumNanos ? now : lastEnd;
     }
 
     private synchronized long overlapOfRecorded(long from, long to) {

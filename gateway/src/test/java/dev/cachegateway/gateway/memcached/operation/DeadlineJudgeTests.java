@@ -137,6 +137,24 @@ class DeadlineJudgeTests {
         assertThat(judge.judge(start, start + 1000 * MS, othersAnswered).outcome()).isEqualTo(Outcome.GATEWAY_DELAY);
     }
 
+    @Test
+    void letsAnOperationWaitWhileTheGatewayCatchesUpOnAnswersAfterAPause() {
+        pauses.record(start + 10 * MS, start + 40 * MS);
+        long now = start + 150 * MS;
+
+        Verdict verdict = judge.judge(start, now, progress(false, Progress.UNKNOWN, now - MS));
+
+        assertThat(verdict.outcome()).isEqualTo(Outcome.WAIT);
+    }
+
+    @Test
+    void timesOutASlowMemcachedThatStillAnswersWhenTheGatewayNeverStalled() {
+        long now = start + 150 * MS;
+
+        assertThat(judge.judge(start, now, progress(false, Progress.UNKNOWN, now - MS)).outcome())
+                .isEqualTo(Outcome.MEMCACHED_TIMEOUT);
+    }
+
     private static Progress progress(boolean answered, long sentAt, long lastAnswerAt) {
         return new Progress() {
 
