@@ -66,8 +66,12 @@ final class HeldBackend implements AutoCloseable {
         return held.stream().map(answer -> answer.orTimeout(30, TimeUnit.SECONDS).join()).toList();
     }
 
+    /**
+     * Lets every held call answer and waits for the answers: until they are sent, their requests still count against
+     * the limits, and would turn away the next test's.
+     */
     @Override
     public void close() {
-        release.countDown();
+        release();
     }
 }
