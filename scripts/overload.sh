@@ -103,8 +103,9 @@ run() {
         "$([ "$target" = gateway ] && echo "$delayed" || echo -)" "$([ "$target" = gateway ] && echo "$shed" || echo -)"
 }
 
-log "warming the gateway up for ${duration}s"
-wrk -t2 -c50 -d"${duration}s" -s scripts/overload-paths.lua "$gateway" -- "$paths" >/dev/null 2>&1
+# Long enough for the JIT to compile the hit path, so that the first run does not pay for it.
+log "warming the gateway up for $((2 * duration))s"
+wrk -t2 -c200 -d"$((2 * duration))s" -s scripts/overload-paths.lua "$gateway" -- "$paths" >/dev/null 2>&1
 
 echo
 echo "Hits under overload, gateway with ${label}: wrk -t2 -d${duration}s over $paths cached paths"
