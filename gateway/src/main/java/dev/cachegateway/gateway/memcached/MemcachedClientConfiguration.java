@@ -8,6 +8,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 import dev.cachegateway.gateway.memcached.operation.CompletionThreads;
+import dev.cachegateway.gateway.memcached.operation.GatewayDelayException;
 import dev.cachegateway.gateway.memcached.operation.OperationTimers;
 import dev.cachegateway.gateway.memcached.pool.MemcachedPool;
 import dev.cachegateway.gateway.memcached.pool.PoolConnection;
@@ -51,6 +52,8 @@ class MemcachedClientConfiguration {
                 .permittedNumberOfCallsInHalfOpenState(settings.getPermittedCallsInHalfOpenState())
                 // Half-open on time, not on the next request, so the state metric tells the truth.
                 .automaticTransitionFromOpenToHalfOpenEnabled(true)
+                // The gateway's own pause says nothing about memcached: it must neither open nor close a breaker.
+                .ignoreExceptions(GatewayDelayException.class)
                 .build());
     }
 
@@ -87,8 +90,8 @@ class MemcachedClientConfiguration {
                 Executors.newSingleThreadScheduledExecutor(daemonThreads("memcached-resolver-"));
         long interval = properties.getResolveInterval().toMillis();
         refresher.scheduleWithFixedDelay(() -> refresh(pool), interval, interval, TimeUnit.MILLISECONDS);
-        return new ReactiveMemcached(pool, properties.getOperationTimeout(), properties.isMetaCommands(),
-                refresher::shutdownNow, completions);
+        return new ReactiveMemcached(pool, properties.getOperationTimeout(), properties.getMaxGatewayDelay(),
+                properties.isMetaCommands(), refresher::shutdownNow, completions);
     }
 
     // A failed refresh must not end the schedule: the next one may succeed.

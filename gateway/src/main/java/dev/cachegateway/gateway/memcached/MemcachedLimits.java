@@ -2,6 +2,7 @@ package dev.cachegateway.gateway.memcached;
 
 import java.time.Duration;
 
+import dev.cachegateway.gateway.memcached.operation.GatewayDelayException;
 import io.github.resilience4j.circuitbreaker.CallNotPermittedException;
 
 import org.springframework.util.unit.DataSize;
@@ -63,5 +64,10 @@ public final class MemcachedLimits {
     /** Whether an operation failed because the circuit breaker turned it away, so it never reached memcached. */
     public static boolean isCircuitOpen(Throwable failure) {
         return failure instanceof CallNotPermittedException;
+    }
+
+    /** Whether an operation was given up on because the gateway, not memcached, was paused or behind. */
+    public static boolean isGatewayDelay(Throwable failure) {
+        return failure instanceof GatewayDelayException;
     }
 }

@@ -31,6 +31,13 @@ public class MemcachedProperties {
     /** How long a lookup or store may take before the gateway gives up on it and answers from the backend. */
     private Duration operationTimeout = Duration.ofMillis(100);
 
+    /**
+     * The longest a lookup or store waits for memcached while the gateway itself is paused or behind (a GC pause, a
+     * busy CPU): such time is not held against memcached, up to this long; then the operation fails, as the
+     * gateway's delay, not memcached's failure.
+     */
+    private Duration maxGatewayDelay = Duration.ofSeconds(1);
+
     /** The memcached protocol: text (what nginx speaks) or binary. */
     private Protocol protocol = Protocol.TEXT;
 
@@ -89,6 +96,14 @@ public class MemcachedProperties {
 
     public void setOperationTimeout(Duration operationTimeout) {
         this.operationTimeout = operationTimeout;
+    }
+
+    public Duration getMaxGatewayDelay() {
+        return maxGatewayDelay;
+    }
+
+    public void setMaxGatewayDelay(Duration maxGatewayDelay) {
+        this.maxGatewayDelay = maxGatewayDelay;
     }
 
     public Protocol getProtocol() {

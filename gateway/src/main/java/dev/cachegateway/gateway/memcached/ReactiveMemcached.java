@@ -6,6 +6,7 @@ import java.util.function.Function;
 
 import dev.cachegateway.gateway.memcached.operation.CompletionThreads;
 import dev.cachegateway.gateway.memcached.operation.FutureBridge;
+import dev.cachegateway.gateway.memcached.operation.GatewayDelayException;
 import dev.cachegateway.gateway.memcached.operation.OperationDeadlines;
 import dev.cachegateway.gateway.memcached.operation.OperationTimers;
 import dev.cachegateway.gateway.memcached.pool.MemcachedPool;
@@ -37,11 +38,11 @@ public class ReactiveMemcached implements AutoCloseable {
     // Off, every lookup is a get, as against a server without meta commands.
     private final boolean metaCommands;
 
-    ReactiveMemcached(MemcachedPool pool, Duration timeout, boolean metaCommands, AutoCloseable refresher,
-            CompletionThreads completions) {
+    ReactiveMemcached(MemcachedPool pool, Duration timeout, Duration maxGatewayDelay, boolean metaCommands,
+            AutoCloseable refresher, CompletionThreads completions) {
         this.pool = pool;
         this.metaCommands = metaCommands;
-        OperationDeadlines deadlines = new OperationDeadlines(timeout);
+        OperationDeadlines deadlines = new OperationDeadlines(timeout, maxGatewayDelay);
         this.futures = new FutureBridge(deadlines, completions);
         this.resources = List.of(refresher, pool, completions, deadlines);
     }
@@ -166,7 +167,10 @@ public class ReactiveMemcached implements AutoCloseable {
         return Mono.defer(() -> {
             long start = System.nanoTime();
             return operation.doOnEach(signal -> {
-                if (signal.isOnComplete() || signal.isOnError()) {
+                if (signal.getThrowable() instanceof GatewayDelayException) {
+                    timer.delayed();
+                }
+                else if (signal.isOnComplete() || signal.isOnError()) {
                     timer.record(signal.isOnComplete(), System.nanoTime() - start);
                 }
             });

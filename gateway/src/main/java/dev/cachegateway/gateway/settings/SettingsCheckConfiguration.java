@@ -1,6 +1,7 @@
 package dev.cachegateway.gateway.settings;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 import org.springframework.beans.factory.SmartInitializingSingleton;
@@ -9,23 +10,29 @@ import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-/** Stops startup on a property under {@code memcached.} that nothing binds, once every properties bean exists. */
+/**
+ * Stops startup on a property under {@code memcached.}, {@code gateway.request.} or {@code gateway.overload.} that
+ * nothing binds, once every properties bean exists. Not all of {@code gateway.}: scripts export GATEWAY_JAR,
+ * GATEWAY_JAVA_OPTS and the like, which are no settings of the gateway's.
+ */
 @Configuration(proxyBeanMethods = false)
 class SettingsCheckConfiguration {
 
-    private static final String ROOT = "memcached";
+    private static final List<String> ROOTS = List.of("memcached", "gateway.request", "gateway.overload");
 
     @Bean
     SmartInitializingSingleton memcachedPropertiesCheck(ApplicationContext context) {
         return () -> {
-            Map<String, Object> beans = new LinkedHashMap<>();
-            ConfigurationPropertiesBean.getAll(context).values().forEach(bean -> {
-                String prefix = bean.getAnnotation().prefix();
-                if (prefix.equals(ROOT) || prefix.startsWith(ROOT + ".")) {
-                    beans.put(prefix, bean.getInstance());
-                }
-            });
-            new UnknownPropertiesCheck(ROOT, beans).check(context.getEnvironment());
+            for (String root : ROOTS) {
+                Map<String, Object> beans = new LinkedHashMap<>();
+                ConfigurationPropertiesBean.getAll(context).values().forEach(bean -> {
+                    String prefix = bean.getAnnotation().prefix();
+                    if (prefix.equals(root) || prefix.startsWith(root + ".")) {
+                        beans.put(prefix, bean.getInstance());
+                    }
+                });
+                new UnknownPropertiesCheck(root, beans).check(context.getEnvironment());
+            }
         };
     }
 }

@@ -33,10 +33,16 @@ public final class TestMemcached {
 
     /** A client of the memcached at host:port with {@code settings} changed from the tests' usual ones. */
     static ReactiveMemcached connect(String address, Duration timeout, Consumer<MemcachedProperties> settings) {
+        return connect(address, timeout, settings, new SimpleMeterRegistry());
+    }
+
+    /** As above, with its meters in {@code meters}. */
+    static ReactiveMemcached connect(String address, Duration timeout, Consumer<MemcachedProperties> settings,
+            MeterRegistry meters) {
         MemcachedProperties properties = properties(List.of(address), timeout);
         settings.accept(properties);
-        return awaitConnected(MemcachedClientConfiguration.reactiveMemcached(properties, breakers(),
-                new SimpleMeterRegistry(), ServerResolver.DNS));
+        return awaitConnected(MemcachedClientConfiguration.reactiveMemcached(properties, breakers(), meters,
+                ServerResolver.DNS));
     }
 
     private static MemcachedProperties properties(List<String> servers, Duration timeout) {

@@ -38,6 +38,15 @@ class MisspeltSettingsStartupTests {
                 .hasMessageContaining("'memcached.cache.key-tempalte'");
     }
 
+    @Test
+    void aMisspeltOverloadPropertyStopsStartupNamingIt() {
+        Throwable failure = start("--gateway.overload.max-concurent-requests=100");
+
+        assertThat(NestedExceptionUtils.getMostSpecificCause(failure))
+                .isInstanceOf(UnknownSettingException.class)
+                .hasMessageContaining("'gateway.overload.max-concurent-requests'");
+    }
+
     private static Throwable start(String... settings) {
         String[] args = new String[ANY_PORTS.length + settings.length];
         System.arraycopy(ANY_PORTS, 0, args, 0, ANY_PORTS.length);

@@ -15,7 +15,7 @@ import org.springframework.context.annotation.Bean;
  * {@code $uri$is_args$args}, {@code /lang/**} keyed by {@code $uri} and {@code Accept-Language},
  * {@code /default-ttl/**} with a default TTL of 60 s, {@code /unreachable/**}, whose backend refuses connections,
  * {@code /raw/**}, whose backend is the {@link RawBackend}, and {@code /whole/**}, whose items hold whole answers
- * ({@code item-format: http}).
+ * ({@code item-format: http}), and {@code /narrow/**}, which makes one backend call at a time.
  */
 @TestConfiguration(proxyBeanMethods = false)
 class ExtraRoutes {
@@ -46,6 +46,11 @@ class ExtraRoutes {
                 .route("raw", r -> r.path("/raw/**")
                         .filters(f -> f.filter(cache.apply(new MemcachedCacheGatewayFilterFactory.Config())))
                         .uri(CacheIntegrationTest.rawBackend.uri()))
+                // A cached route whose backend takes one call at a time.
+                .route("one-call-at-a-time", r -> r.path("/narrow/**")
+                        .filters(f -> f.filter(cache.apply(new MemcachedCacheGatewayFilterFactory.Config())))
+                        .metadata("max-concurrent-backend-calls", 1)
+                        .uri(CacheIntegrationTest.backend.uri()))
                 // Port 1: nothing listens there, so every connection is refused.
                 .route("unreachable", r -> r.path("/unreachable/**")
                         .filters(f -> f.filter(cache.apply(new MemcachedCacheGatewayFilterFactory.Config())))

@@ -83,12 +83,16 @@ public final class CacheOutcome {
         forward = "vary-miss";
     }
 
-    /** memcached could not say: a timeout, an open circuit, or another failure. */
+    /**
+     * The lookup failed: memcached timed out, its circuit is open, another failure, or the gateway itself was paused
+     * or behind for so long that it gave up waiting ({@code gateway-delay}, not memcached's failure).
+     */
     public void error(Throwable failure) {
         status = XCache.ERROR;
         forward = "miss";
         detail = failure instanceof TimeoutException ? "timeout"
-                : MemcachedLimits.isCircuitOpen(failure) ? "circuit-open" : "error";
+                : MemcachedLimits.isCircuitOpen(failure) ? "circuit-open"
+                : MemcachedLimits.isGatewayDelay(failure) ? "gateway-delay" : "error";
     }
 
     /** Answered with another request's backend answer. */

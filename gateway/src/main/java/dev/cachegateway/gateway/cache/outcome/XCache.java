@@ -18,7 +18,10 @@ public enum XCache {
     /** Not looked up: a method other than GET or HEAD, a bypass header, or no key memcached can take. */
     BYPASS,
 
-    /** memcached failed or was too slow; answered by the backend, not stored. */
+    /**
+     * The lookup failed: memcached failed or was too slow, or the gateway itself was paused too long to wait for it
+     * (Cache-Status says which); answered by the backend, not stored.
+     */
     ERROR,
 
     /**

@@ -6,7 +6,8 @@ import java.util.concurrent.Future;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
-import io.netty.util.Timeout;
+import dev.cachegateway.gateway.memcached.operation.DeadlineJudge.Progress;
+import dev.cachegateway.gateway.memcached.operation.OperationDeadlines.Deadline;
 import net.spy.memcached.internal.GetFuture;
 import net.spy.memcached.internal.OperationFuture;
 import reactor.core.publisher.Mono;
@@ -15,7 +16,8 @@ import reactor.core.publisher.MonoSink;
 /**
  * spymemcached's futures as {@link Mono}s, the one bridge between them. A future is followed through its completion
  * listener, never a blocking {@code get()}, and a deadline fails an operation that takes too long, since
- * spymemcached's futures never time out unless somebody blocks on them. The completion goes back to the thread that
+ * spymemcached's futures never time out unless somebody blocks on them; it fails as memcached's timeout only if
+ * memcached had the time ({@link OperationDeadlines}). The completion goes back to the thread that
  * started the operation ({@link CompletionThreads}).
  */
 public final class FutureBridge {
@@ -23,6 +25,9 @@ public final class FutureBridge {
     private final OperationDeadlines deadlines;
 
     private final CompletionThreads completions;
+
+    // When memcached last answered anything: a memcached that answers others is not the one that is gone.
+    private volatile long lastAnswerAt = System.nanoTime();
 
     public FutureBridge(OperationDeadlines deadlines, CompletionThreads completions) {
         this.deadlines = deadlines;
@@ -56,14 +61,36 @@ public final class FutureBridge {
             Future<T> future = started.future();
             // The deadline, the completion and a cancelling subscriber race: the sink keeps the first signal and
             // drops the others, and an operation cancelled first completes as cancelled, which complete() ignores.
-            Timeout deadline = deadlines.arm(timeout -> caller.execute(() -> sink.error(timeout)));
+            Deadline deadline = deadlines.arm(new Progress() {
+
+                // An answer that has arrived is on its way to the caller, however far behind the caller is.
+                @Override
+                public boolean answered() {
+                    return future.isDone() && !future.isCancelled();
+                }
+
+                @Override
+                public long sentAt() {
+                    return future instanceof SendTimed timed ? timed.sentAt() : Progress.UNKNOWN;
+                }
+
+                @Override
+                public long lastAnswerAt() {
+                    return lastAnswerAt;
+                }
+            }, expired -> caller.execute(() -> sink.error(expired)));
             sink.onDispose(() -> {
                 deadline.cancel();
                 if (!future.isDone()) {
                     future.cancel(false);
                 }
             });
-            started.whenDone().accept(() -> caller.execute(() -> complete(sink, future)));
+            started.whenDone().accept(() -> {
+                if (!future.isCancelled()) {
+                    lastAnswerAt = System.nanoTime();
+                }
+                caller.execute(() -> complete(sink, future));
+            });
         });
     }
 

@@ -2,12 +2,15 @@ package dev.cachegateway.gateway.memcached.operation;
 
 import java.util.concurrent.TimeUnit;
 
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 
 /**
  * {@code memcached.operations}: how long the operations that reached one memcached server took, by operation and
- * outcome. The timers are made once, not looked up per request.
+ * outcome; and {@code memcached.operations.delayed}: the operations given up on because the gateway itself was
+ * paused or behind, which are memcached's failures in neither meter nor breaker. The meters are made once, not
+ * looked up per request.
  */
 public final class OperationTimers {
 
@@ -65,13 +68,25 @@ public final class OperationTimers {
 
         private final Timer failure;
 
+        private final Counter delayed;
+
         private Pair(MeterRegistry registry, String node, String operation) {
             this.success = timer(registry, node, operation, "success");
             this.failure = timer(registry, node, operation, "failure");
+            this.delayed = Counter.builder("memcached.operations.delayed")
+                    .description("Operations given up on because the gateway, not memcached, used their time")
+                    .tag("node", node)
+                    .tag("operation", operation)
+                    .register(registry);
         }
 
         public void record(boolean succeeded, long nanos) {
             (succeeded ? success : failure).record(nanos, TimeUnit.NANOSECONDS);
+        }
+
+        /** An operation given up on because of the gateway's own delay: no answer from memcached to time. */
+        public void delayed() {
+            delayed.increment();
         }
 
         private static Timer timer(MeterRegistry registry, String node, String operation, String outcome) {

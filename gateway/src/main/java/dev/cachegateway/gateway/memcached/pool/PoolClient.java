@@ -75,7 +75,7 @@ public final class PoolClient extends MemcachedClient {
     // As spymemcached's own operations: the future is set by the callback, on the I/O thread, then completed.
     private <T> OperationFuture<T> enqueue(String key, Function<MetaCallback<T>, Operation> operation) {
         CountDownLatch latch = new CountDownLatch(1);
-        OperationFuture<T> future = new OperationFuture<>(key, latch, operationTimeout, executorService);
+        SentOperationFuture<T> future = new SentOperationFuture<>(key, latch, operationTimeout, executorService);
         Operation op = operation.apply(new MetaCallback<T>() {
 
             private @Nullable T result;

@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# Hits under overload: the gateway and nginx's memcached_pass in front of the same memcached, each driven by wrk
+# with 50, 1,000 and 4,000 connections over 300 preloaded paths. It prints a table of requests per second, p99,
+# wrk's timeouts, non-2xx answers and, for the gateway, the lookups counted as memcached errors, the circuit breaker's
+# transitions, the operations given up as the gateway's own delay and the requests shed with a 503. The gateway runs
+# with the image's JVM flags: the heap that MaxRAMPercentage=60 gives under its 512 MB limit, and its GC. Targets: at
+# 4,000 connections hits at 0.8 of the 50-connection rate or better, no lookup counted as an error, no breaker opened,
+# only 200s or deliberate 503s.
+#
+#   flock /tmp/ports.lock scripts/overload.sh   (needs memcached, wrk and nginx, from Debian's packages, and the jars)
+#
+# GATEWAY_JAVA_OPTS changes the gateway's JVM flags (the ergonomic SerialGC: "-Xmx308m -XX:+UseSerialGC"),
+# GATEWAY_JAR runs another build of the gateway, CONNECTIONS and DURATION (s) change the runs, LABEL names them.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+memcached_port=${MEMCACHED_PORT:-30211}
+comments_port=${COMMENTS_PORT:-30567}
+gateway_port=${GATEWAY_PORT:-30080}
+management_port=${MANAGEMENT_PORT:-30081}
+nginx_port=${NGINX_PORT:-30090}
+duration=${DURATION:-10}
+read -r -a connections <<<"${CONNECTIONS:-50 1000 4000}"
+read -r -a java_opts <<<"${GATEWAY_JAVA_OPTS:--Xmx308m -XX:+UseG1GC}"
+label=${LABEL:-${GATEWAY_JAVA_OPTS:--Xmx308m -XX:+UseG1GC}}
+paths=300
+work=$(mktemp -d)
+
+# shellcheck source=scripts/common.sh
+source scripts/common.sh
+
+cleanup() { finish $? "$work" "${pids[@]}"; }
+trap cleanup EXIT INT TERM
+
+need memcached memcached
+need wrk wrk
+need nginx nginx
+comments_jar=$(jar_of comments-service)
+gateway_jar=${GATEWAY_JAR:-$(jar_of gateway)}
+# 4,000 client connections, as many to the gateway's side of each, and nginx's upstreams.
+ulimit -n "$(ulimit -Hn)"
+for port in "$memcached_port" "$comments_port" "$gateway_port" "$management_port" "$nginx_port"; do
+    port_free "$port" || fail "port $port is taken"
+done
+
+start_memcached "$memcached_port" 64 "$work/memcached.log"
+spawn "$work/comments.log" java -jar "$comments_jar" --server.port="$comments_port" --comments.max-age=3600s
+comments_pid=$spawned
+spawn "$work/gateway.log" java "${java_opts[@]}" -jar "$gateway_jar" --server.port="$gateway_port" \
+    --management.server.port="$management_port" --memcached.servers="127.0.0.1:$memcached_port" \
+    --comments-service.uri="http://127.0.0.1:$comments_port"
+gateway_pid=$spawned
+await "http://127.0.0.1:$comments_port/actuator/health" 90 "$comments_pid" "$work/comments.log"
+await "http://127.0.0.1:$management_port/actuator/health" 90 "$gateway_pid" "$work/gateway.log"
+
+# nginx as bench/ runs it, with room for 4,000 connections a worker.
+mkdir -p "$work/nginx/logs" "$work/nginx/temp"
+if [ -f /etc/nginx/mime.types ]; then cp /etc/nginx/mime.types "$work/nginx/"; else printf 'types {}\n' >"$work/nginx/mime.types"; fi
+sed -e "s|@PORT@|$nginx_port|g" -e "s|@MEMCACHED_PORT@|$memcached_port|g" -e "s|@COMMENTS_PORT@|$comments_port|g" \
+    -e 's|worker_connections 1024;|worker_connections 10240;|' -e 's|^worker_processes 4;|worker_processes 2;|' \
+    bench/nginx-keepalive.conf.template >"$work/nginx/nginx.conf"
+spawn "$work/nginx/logs/run.log" nginx -p "$work/nginx/" -c "$work/nginx/nginx.conf" -g 'daemon off;'
+nginx_pid=$spawned
+
+log "preloading $paths paths through the gateway"
+gateway=http://127.0.0.1:$gateway_port
+for ((id = 1; id <= paths; id++)); do
+    curl -fs -o /dev/null --max-time 5 "$gateway/api/v1/comments/$id" || fail "preloading /api/v1/comments/$id"
+done
+await_x_cache "$gateway/api/v1/comments/$paths" HIT 10 || fail "no HIT after preloading"
+await "http://127.0.0.1:$nginx_port/api/v1/comments/$paths" 10 "$nginx_pid" "$work/nginx/logs/error.log"
+
+# prometheus NAME [FILTER]: the sum of the gateway's samples of NAME whose labels match FILTER.
+prometheus() {
+    curl -fs --max-time 30 "http://127.0.0.1:$management_port/actuator/prometheus" |
+        awk -v name="$1" -v filter="${2:-}" 'index($0, name "{") == 1 && index($0, filter) { sum += $NF }
+            END { printf "%d\n", sum }'
+}
+transitions() { grep -c 'circuit breaker .* -> ' "$work/gateway.log" || true; }
+
+# run TARGET URL CONNECTIONS: one wrk run and its row of the table.
+run() {
+    local target=$1 url=$2 conns=$3 out="$work/wrk-$1-$3.txt" errors=0 trans=0 delayed=0 shed=0 timeouts
+    if [ "$target" = gateway ]; then
+        errors=$(prometheus memcached_cache_lookups_total 'result="error"')
+        delayed=$(prometheus memcached_operations_delayed_total)
+        shed=$(prometheus gateway_overload_rejected_total)
+        trans=$(transitions)
+    fi
+    log "wrk -t2 -c$conns -d${duration}s against $target"
+    wrk -t2 -c"$conns" -d"${duration}s" --latency -s scripts/overload-paths.lua "$url" -- "$paths" >"$out" 2>&1
+    timeouts=$(sed -n 's/.*Socket errors:.*timeout \([0-9]*\).*/\1/p' "$out")
+    if [ "$target" = gateway ]; then
+        errors=$(($(prometheus memcached_cache_lookups_total 'result="error"') - errors))
+        delayed=$(($(prometheus memcached_operations_delayed_total) - delayed))
+        shed=$(($(prometheus gateway_overload_rejected_total) - shed))
+        trans=$(($(transitions) - trans))
+    fi
+    printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$target" "$conns" \
+        "$(awk '/^Requests\/sec:/ { printf "%.0f", $2 }' "$out")" "$(wrk_field "$out" p99)" "${timeouts:-0}" \
+        "$(wrk_field "$out" non-2xx | grep . || echo 0)" \
+        "$([ "$target" = gateway ] && echo "$errors" || echo -)" "$([ "$target" = gateway ] && echo "$trans" || echo -)" \
+        "$([ "$target" = gateway ] && echo "$delayed" || echo -)" "$([ "$target" = gateway ] && echo "$shed" || echo -)"
+}
+
+# Long enough for the JIT to compile the hit path, so that the first run does not pay for it.
+log "warming the gateway up for $((2 * duration))s"
+wrk -t2 -c200 -d"$((2 * duration))s" -s scripts/overload-paths.lua "$gateway" -- "$paths" >/dev/null 2>&1
+
+echo
+echo "Hits under overload, gateway with ${label}: wrk -t2 -d${duration}s over $paths cached paths"
+echo
+echo "| target | connections | req/s | p99 | timeouts | non-2xx | lookups as errors | breaker transitions | delayed ops | shed (503) |"
+echo "|---|---|---|---|---|---|---|---|---|---|"
+for conns in "${connections[@]}"; do
+    run gateway "$gateway" "$conns"
+    run nginx "http://127.0.0.1:$nginx_port" "$conns"
+done
+echo
+echo "Circuit breaker, from the gateway's log:"
+grep -o 'memcached [^ ]* circuit breaker .*' "$work/gateway.log" || echo "  (no transition)"
+echo
+echo "Longest GC pauses, from the gateway's own count (jvm_gc_pause_seconds_max):"
+curl -fs --max-time 30 "http://127.0.0.1:$management_port/actuator/prometheus" | grep '^jvm_gc_pause_seconds_max' || true
