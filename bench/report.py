@@ -3,6 +3,8 @@
 Markdown report and the chart's data.
 
     report.py check ab|wrk FILE   one measurement's requests/s, p50 and p99; fails if any answer was not a 2xx
+    report.py rps ab|wrk FILE     its requests/s alone
+    report.py steady FILE FILE    succeeds if two wrk windows' requests/s are within STEADY_TOLERANCE of each other
     report.py markdown RUN_DIR    the report of a run
     report.py chart RUN_DIR       the chart's data: label, then requests/s with ab, ab -k and wrk ("?" if none)
 
@@ -11,6 +13,7 @@ RUN_DIR holds what bench/run.sh writes as it goes, all tab-separated:
     measurements.tsv  case id, label, tool, the tool's output file relative to RUN_DIR ("-" when skipped)
     cpu.tsv           case id, "before" or "after" the wrk run, process name, CPU time in clock ticks
     rss.tsv           case id ("-" outside a wrk run), process name, VmHWM in kB
+    steady.tsv        case id, label, steady|cap|quick, seconds measured, the requests/s of each wrk window (commas)
     memcached-stats.txt   memcached's answer to `stats` at the end
 """
 
@@ -19,6 +22,8 @@ import sys
 from pathlib import Path
 
 TOOLS = ("ab", "ab -k", "wrk")
+# Two wrk windows in a row whose requests/s differ by at most this fraction (of the larger) are steady.
+STEADY_TOLERANCE = 0.05
 PAYLOADS = ("single", "collection")
 # The ratios of requests/s the report shows, numerator and denominator by case id without the payload.
 RATIOS = (
@@ -156,6 +161,14 @@ class Run:
         for case, label, tool, output in _rows(self.directory / "measurements.tsv", 4):
             result = None if output == "-" else PARSERS[tool]((self.directory / output).read_text())
             self.measurements.append((case, label, tool, result))
+        # In the order of the cases, and within a case of TOOLS, whichever tool ran first.
+        first_seen = {}
+        for case, _, _, _ in self.measurements:
+            first_seen.setdefault(case, len(first_seen))
+        self.measurements.sort(key=lambda m: (first_seen[m[0]], TOOLS.index(m[2])))
+        # (case id, label, steady|cap|quick, seconds measured, [requests/s of each window]).
+        self.steady = [(case, label, status, int(seconds), [float(rps) for rps in windows.split(",") if rps])
+                       for case, label, status, seconds, windows in _rows(self.directory / "steady.tsv", 5)]
         self.cases = {}
         for case, label, _, _ in self.measurements:
             self.cases.setdefault(case, label)
@@ -256,6 +269,29 @@ def per_case_table(run, names, values):
     return _table(["case"] + names, ["---"] + ["---:"] * len(names), rows)
 
 
+STEADY_INTRO = """\
+wrk ran in windows of 5 s until two in a row were within {tolerance:.0%} of each other, or for at most 120 s
+(then the case says "no"); the last window is the measurement above. ab ran after it, on the warm server.
+
+"""
+
+
+def steady_section(run):
+    """Per wrk case: whether its throughput became steady and after how long, and its windows' requests/s."""
+    if not run.steady:
+        return ""
+    if all(status == "quick" for _, _, status, _, _ in run.steady):
+        return ("\n## Steady state\n\nQuick run: one 2 s wrk window per case, measured as it came; no case was "
+                "waited for until steady.\n")
+    rows = []
+    for _, label, status, seconds, windows in run.steady:
+        became = {"steady": f"yes, after {seconds} s", "cap": f"no: still changing at the cap, {seconds} s",
+                  "quick": f"quick: one {seconds} s window"}[status]
+        rows.append([label, became, ", ".join(f"{rps:.0f}" for rps in windows)])
+    return ("\n## Steady state\n\n" + STEADY_INTRO.format(tolerance=STEADY_TOLERANCE)
+            + _table(["case", "steady", "requests/s of each window"], ["---", "---", "---"], rows))
+
+
 def memcached_summary(run):
     stats = {}
     path = run.directory / "memcached-stats.txt"
@@ -284,7 +320,7 @@ def setup_section(run):
     ab = s["ab"].split()[4]
     wrk = " ".join(s["wrk"].split()[:2])
     mode = ("quick (about 2 s per measurement, no warm-up)" if s["quick"] == "true"
-            else "full (20 s warm-up per path, ab -n 10000, wrk 15 s)")
+            else "full (wrk in 5 s windows until steady, then ab -n 10000)")
     return "\n".join([
         f"- machine: {s['cores']} cores, {cpu}, {memory}",
         f"- load average before the run: {s['load_before']}; after: {s['load_after']}",
@@ -316,6 +352,7 @@ def markdown(run):
         _table(["process", "MB"], ["---", "---:"], [[name, mb or "?"] for name, mb in peak.items()]),
         "\nDuring each wrk run (the peak is reset before each one):\n\n",
         per_case_table(run, list(peak), rss_by_case),
+        steady_section(run),
         f"\n## memcached\n\n{memcached_summary(run)}\n",
         "\n## Set-up\n\n",
         setup_section(run),
@@ -335,6 +372,13 @@ def chart_data(run):
     return "".join(line + "\n" for line in lines)
 
 
+def steady(previous_path, current_path):
+    """0 if two wrk windows' requests/s differ by at most STEADY_TOLERANCE of the larger, 1 if not."""
+    previous = parse_wrk(Path(previous_path).read_text())["rps"]
+    current = parse_wrk(Path(current_path).read_text())["rps"]
+    return 0 if abs(current - previous) <= STEADY_TOLERANCE * max(current, previous) else 1
+
+
 def check(tool, path):
     """Prints one measurement's line for the console; exits non-zero, showing the output, on errors."""
     text = Path(path).read_text()
@@ -350,6 +394,11 @@ def check(tool, path):
 def main(argv):
     if len(argv) == 4 and argv[1] == "check" and argv[2] in PARSERS:
         return check(argv[2], argv[3])
+    if len(argv) == 4 and argv[1] == "rps" and argv[2] in PARSERS:
+        print(PARSERS[argv[2]](Path(argv[3]).read_text())["rps_text"])
+        return 0
+    if len(argv) == 4 and argv[1] == "steady":
+        return steady(argv[2], argv[3])
     if len(argv) == 3 and argv[1] == "markdown":
         sys.stdout.write(markdown(Run(argv[2])))
         return 0

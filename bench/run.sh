@@ -4,7 +4,7 @@
 # ab with keep-alive, and wrk. See bench/README.md.
 #
 #   bench/run.sh           full run, writes bench/results/<date>-<commit>.md and .png
-#   bench/run.sh --quick   about 2 s per measurement, no warm-up, results under bench/.work/ (CI runs this)
+#   bench/run.sh --quick   one 2 s window per measurement, results under bench/.work/ (CI runs this)
 set -euo pipefail
 
 bench=$(cd "$(dirname "$0")" && pwd)
@@ -33,12 +33,14 @@ GATEWAY_JAVA_OPTS=${GATEWAY_JAVA_OPTS--Xmx128m -XX:+UseSerialGC -XX:TrimNativeHe
 COMMENTS_JAVA_OPTS=${COMMENTS_JAVA_OPTS--Xmx96m -XX:+UseSerialGC -XX:TrimNativeHeapInterval=5000}
 # Settings for both gateways, e.g. GATEWAY_ARGS=--memcached.cache.replica-lock=false; split on blanks.
 GATEWAY_ARGS=${GATEWAY_ARGS-}
+# Only the cases whose id matches this regular expression, e.g. BENCH_CASES='^gateway-(pass|hit)$'; all by default.
+BENCH_CASES=${BENCH_CASES:-.}
 
 concurrency=50
-# memcached's memory: every item a full run stores must fit, or the real miss would measure eviction too. The
-# real-miss cases store one item per request: at up to 10,000 requests/s for 25 s (warm-up and measurement), 250,000
-# collections of 2,176 bytes take 250,000 chunks of 2,320 bytes (580 MB), the single comments 50 MB more. The report
-# says how many items were evicted all the same.
+# memcached's memory: the items a full run stores should fit, or the real miss would measure eviction too. The
+# real-miss cases store one item per request until they are steady: nginx's at up to 10,000 requests/s for 10 to
+# 20 s, the gateway's at about 3,000 for up to a minute; 250,000 collections of 2,176 bytes take 250,000 chunks of
+# 2,320 bytes (580 MB). The report says how many items were evicted all the same.
 memcached_mb=1024
 # The near-cache's settings for the gateway that runs with it: short-lived, and bounded well below the heap.
 near_cache_args=(--memcached.cache.near-cache.ttl=5s --memcached.cache.near-cache.max-entries=10000
@@ -46,30 +48,37 @@ near_cache_args=(--memcached.cache.near-cache.ttl=5s --memcached.cache.near-cach
 # The gateway whose comments route keeps whole answers (item-format http): its routes replace the jar's.
 http_items_args=(--spring.config.additional-location="$bench/http-items.yml")
 jvm_start_seconds=120
+# A full run measures each wrk case once its throughput is steady: wrk runs in windows of window_seconds until two
+# windows in a row are within report.py's STEADY_TOLERANCE of each other, for at most steady_cap_seconds, and the
+# last window is the measurement. A JVM's throughput climbs for a minute or more while the JIT compiles, so a
+# fixed warm-up would measure some cases before they are steady. A quick run measures one short window.
+window_seconds=5
+steady_cap_seconds=120
 
 # The cases, run in this order for each payload; the label gets ", <payload>". The gateways' hit cases come before
-# nginx's, whose hits read the items the gateway stored. Columns:
+# nginx's, whose hits read the items the gateway stored. The near-cache gateway serves misses before its hits, as a
+# real one does, which fills its near-cache to its bound. Columns:
 #   server   what answers: comments-service (direct), a gateway (http-items: one that stores whole answers), or
 #            one of the two nginx
 #   asks     no_cache: the payload's /no_cache path, which no gateway looks up (a miss for comments-service, the
 #                      pass-through for a gateway);
 #            cached:   the payload's path, a hit, checked before and after the measurement;
 #            fresh:    the payload's path with a fresh id per request (fresh-ids.lua), a real miss
-#   tools    ab (a connection per request, as the article), ab-k (keep-alive), wrk; a fresh id needs wrk's script
-#   warm-up  whether a full run first warms the path up (the JVMs' paths)
+#   tools    ab (a connection per request, as the article), ab-k (keep-alive), wrk; a fresh id needs wrk's script.
+#            wrk runs first, until steady, so that ab measures a warm server too.
 cases='
-# id                    server           asks      tools         warm-up  label
-direct-miss             direct           no_cache  ab,ab-k,wrk   yes      direct miss
-direct-fresh            direct           fresh     wrk           no       direct miss (fresh ids)
-gateway-pass            gateway          no_cache  ab,ab-k,wrk   yes      gateway pass-through
-gateway-real-miss       gateway          fresh     wrk           yes      gateway miss (real)
-gateway-hit             gateway          cached    ab,ab-k,wrk   yes      gateway hit
-gateway-http-hit        http-items       cached    ab,ab-k,wrk   yes      gateway hit (http item)
-gateway-near-hit        near-cache       cached    ab,ab-k,wrk   yes      gateway hit (near-cache)
-gateway-near-real-miss  near-cache       fresh     wrk           yes      gateway miss (real, near-cache)
-nginx-hit               nginx-article    cached    ab,ab-k,wrk   no       nginx hit (article)
-nginx-keepalive-hit     nginx-keepalive  cached    ab,ab-k,wrk   no       nginx hit (keepalive)
-nginx-keepalive-miss    nginx-keepalive  fresh     wrk           no       nginx miss (keepalive, fresh ids)
+# id                    server           asks      tools         label
+direct-miss             direct           no_cache  ab,ab-k,wrk   direct miss
+direct-fresh            direct           fresh     wrk           direct miss (fresh ids)
+gateway-pass            gateway          no_cache  ab,ab-k,wrk   gateway pass-through
+gateway-real-miss       gateway          fresh     wrk           gateway miss (real)
+gateway-hit             gateway          cached    ab,ab-k,wrk   gateway hit
+gateway-http-hit        http-items       cached    ab,ab-k,wrk   gateway hit (http item)
+gateway-near-real-miss  near-cache       fresh     wrk           gateway miss (real, near-cache)
+gateway-near-hit        near-cache       cached    ab,ab-k,wrk   gateway hit (near-cache)
+nginx-hit               nginx-article    cached    ab,ab-k,wrk   nginx hit (article)
+nginx-keepalive-hit     nginx-keepalive  cached    ab,ab-k,wrk   nginx hit (keepalive)
+nginx-keepalive-miss    nginx-keepalive  fresh     wrk           nginx miss (keepalive, fresh ids)
 '
 declare -A payload_path=([single]=/api/v1/comments/1 [collection]=/api/v1/comments/users/1)
 # A fresh id is appended to these.
@@ -245,7 +254,7 @@ reset_peak_rss() {
 }
 
 # record_cpu CASE before|after: the user plus system CPU time, in clock ticks, of each measured process and its
-# children (nginx's workers).
+# children (nginx's workers), as lines of cpu.tsv on stdout.
 record_cpu() {
     local entry name pid children child ticks stat
     for entry in "${measured[@]}"; do
@@ -257,7 +266,7 @@ record_cpu() {
             read -ra stat 2>/dev/null <"/proc/$child/stat" || continue
             ticks=$((ticks + stat[13] + stat[14]))
         done
-        printf '%s\t%s\t%s\t%s\n' "$1" "$2" "$name" "$ticks" >>"$work/cpu.tsv"
+        printf '%s\t%s\t%s\t%s\n' "$1" "$2" "$name" "$ticks"
     done
 }
 
@@ -324,52 +333,90 @@ fresh_base() {
     fresh_from=$((fresh_runs * 100000000000))
 }
 
-# run_tool OUTPUT TOOL URL [wrk's script and its arguments]: one measurement, its output in OUTPUT.
+# run_tool OUTPUT TOOL URL FRESH [SECONDS]: one run of ab, ab -k or wrk (for SECONDS, 2 in a quick run), its output
+# in OUTPUT. FRESH=yes has wrk ask for a fresh id per request, from a range of ids of this run's own.
 run_tool() {
-    local output=$1 tool=$2 ab_args=(-n 10000) duration=15s
-    shift 2
-    if $quick; then ab_args=(-t 2 -n 2000) duration=2s; fi
+    local output=$1 tool=$2 url=$3 fresh=$4 seconds=${5:-2} ab_args=(-n 10000) script=()
+    if $quick; then ab_args=(-t 2 -n 2000); fi
+    if [ "$fresh" = yes ]; then
+        fresh_base
+        script=(-s "$bench/fresh-ids.lua" "$url" -- "$fresh_from")
+    else
+        script=("$url")
+    fi
     case $tool in
-        ab) ab -q "${ab_args[@]}" -c "$concurrency" "$1" ;;
-        ab-k) ab -q -k "${ab_args[@]}" -c "$concurrency" "$1" ;;
-        wrk) wrk -t2 -c"$concurrency" -d"$duration" --latency "$@" ;;
-    esac >"$output" 2>&1 || { cat "$output" >&2; fail "$tool failed on $*"; }
+        ab) ab -q "${ab_args[@]}" -c "$concurrency" "$url" ;;
+        ab-k) ab -q -k "${ab_args[@]}" -c "$concurrency" "$url" ;;
+        wrk) wrk -t2 -c"$concurrency" -d"${seconds}s" --latency "${script[@]}" ;;
+    esac >"$output" 2>&1 || { cat "$output" >&2; fail "$tool failed on $url"; }
 }
 
-# measure ID LABEL SERVER TOOL URL [wrk's script and its arguments]: one measurement, checked and recorded. Around
-# wrk, the CPU time and peak RSS of the servers.
+# checked LABEL SERVER TOOL OUTPUT: prints the measurement's line; fails with the server's log if it had errors.
+checked() {
+    python3 "$bench/report.py" check "$3" "$4" || {
+        show_logs "${server_log[$2]}" "${server_log[direct]}"
+        fail "$1 ($3): errors or no result, see above"
+    }
+}
+
+# until_steady ID LABEL SERVER URL FRESH: wrk in windows until two in a row are within report.py's tolerance of each
+# other or the cap is reached (one 2 s window in a quick run), each window checked. The last window is the
+# measurement: out/ID.wrk.txt, with the CPU time and peak RSS of the servers during it. steady.tsv gets the case's
+# windows: ID, LABEL, steady|cap|quick, seconds measured, requests/s of each window.
+until_steady() {
+    local id=$1 label=$2 server=$3 url=$4 fresh=$5 output="out/$1.wrk.txt" seconds=0 windows=() status cpu
+    local window=$work/out/$1.window.txt previous=$work/out/$1.previous-window.txt rps length=$window_seconds
+    if $quick; then length=2; fi
+    while :; do
+        reset_peak_rss
+        cpu=$(record_cpu "$id" before)
+        run_tool "$window" wrk "$url" "$fresh" "$length"
+        cpu+=$'\n'$(record_cpu "$id" after)
+        checked "$label" "$server" wrk "$window" >/dev/null
+        rps=$(python3 "$bench/report.py" rps wrk "$window")
+        windows+=("$rps")
+        if $quick; then seconds=2 status=quick; break; fi
+        seconds=$((seconds + window_seconds))
+        if [ ${#windows[@]} -ge 2 ] && python3 "$bench/report.py" steady "$previous" "$window"; then
+            status=steady
+            break
+        fi
+        if [ "$seconds" -ge "$steady_cap_seconds" ]; then status=cap; break; fi
+        log "$label: $rps requests/s in the last ${window_seconds} s, not steady yet"
+        mv "$window" "$previous"
+    done
+    mv "$window" "$work/$output"
+    rm -f "$previous"
+    printf '%s\n' "$cpu" >>"$work/cpu.tsv"
+    record_rss "$id"
+    checked "$label" "$server" wrk "$work/$output"
+    local IFS=,
+    printf '%s\t%s\t%s\t%s\t%s\n' "$id" "$label" "$status" "$seconds" "${windows[*]}" >>"$work/steady.tsv"
+    printf '%s\t%s\t%s\t%s\n' "$id" "$label" wrk "$output" >>"$work/measurements.tsv"
+}
+
+# measure ID LABEL SERVER TOOL URL: one measurement with ab or ab -k, checked and recorded.
 measure() {
-    local id=$1 label=$2 server=$3 tool=$4 output="out/$1.$4.txt"
-    shift 4
+    local id=$1 label=$2 server=$3 tool=$4 url=$5 output="out/$1.$4.txt"
     local name=${tool/ab-k/ab -k}
-    if [ "$tool" = ab-k ] && stalls_ab_keepalive "$1"; then
+    if [ "$tool" = ab-k ] && stalls_ab_keepalive "$url"; then
         printf '%s\t%s\t%s\t-\n' "$id" "$label" "$name" >>"$work/measurements.tsv"
         log "$label: ab -k skipped: the server neither keeps the HTTP/1.0 connection alive nor closes it"
         return
     fi
-    if [ "$tool" = wrk ]; then
-        reset_peak_rss
-        record_cpu "$id" before
-    fi
-    run_tool "$work/$output" "$tool" "$@"
-    if [ "$tool" = wrk ]; then
-        record_cpu "$id" after
-        record_rss "$id"
-    fi
-    python3 "$bench/report.py" check "$name" "$work/$output" || {
-        show_logs "${server_log[$server]}" "${server_log[direct]}"
-        fail "$label ($name): errors or no result, see above"
-    }
+    run_tool "$work/$output" "$tool" "$url" no
+    checked "$label" "$server" "$name" "$work/$output"
     printf '%s\t%s\t%s\t%s\n' "$id" "$label" "$name" "$output" >>"$work/measurements.tsv"
 }
 
-# each_case COMMAND: runs COMMAND ID LABEL SERVER ASKS TOOLS WARM-UP URL for every case and payload, in order.
+# each_case COMMAND: runs COMMAND ID LABEL SERVER ASKS TOOLS URL for every case and payload, in order.
 each_case() {
-    local payload id server asks tools warm_up label target
+    local payload id server asks tools label target
     for payload in single collection; do
         # The cases are read from fd 3, so that no command in the loop can take them from stdin.
-        while read -r -u 3 id server asks tools warm_up label; do
+        while read -r -u 3 id server asks tools label; do
             [[ -z $id || $id == \#* ]] && continue
+            [[ $id =~ $BENCH_CASES ]] || continue
             [[ $server == nginx-* ]] && ! $nginx_available && continue
             case $asks in
                 no_cache) target=${server_url[$server]}${payload_path[$payload]}/no_cache ;;
@@ -377,47 +424,33 @@ each_case() {
                 fresh) target=${server_url[$server]}${fresh_prefix[$payload]} ;;
                 *) fail "case $id asks for $asks" ;;
             esac
-            "$1" "$id-$payload" "$label, $payload" "$server" "$asks" "$tools" "$warm_up" "$target"
+            "$1" "$id-$payload" "$label, $payload" "$server" "$asks" "$tools" "$target"
         done 3<<<"$cases"
     done
 }
 
 prime_case() {
-    local server=$3 asks=$4 target=$7
+    local server=$3 asks=$4 target=$6
     if [ "$asks" = cached ]; then prime "$server" "$target"; fi
 }
 
-# The JIT compiles what runs: about 20 s per path, half on new connections and half on kept-alive ones, as measured;
-# the real miss's own path (lookup, miss, store, coalescing) with 10 s of fresh ids.
-warm_up_case() {
-    local asks=$4 warm_up=$6 target=$7 output=$work/out/warm-up.txt
-    [ "$warm_up" = yes ] || return 0
-    if [ "$asks" = fresh ]; then
-        log "warming up: $target<fresh id>"
-        fresh_base
-        wrk -t2 -c"$concurrency" -d10s -s "$bench/fresh-ids.lua" "$target" -- "$fresh_from" >"$output" 2>&1 ||
-            { cat "$output" >&2; fail "warm-up failed on $target"; }
-    else
-        log "warming up: $target"
-        { ab -q -t 10 -n 200000 -c "$concurrency" "$target" && wrk -t2 -c"$concurrency" -d10s "$target"; } \
-            >"$output" 2>&1 || { cat "$output" >&2; fail "warm-up failed on $target"; }
-    fi
-}
-
 measure_case() {
-    local id=$1 label=$2 server=$3 asks=$4 tools=$5 target=$7 tool
+    local id=$1 label=$2 server=$3 asks=$4 tools=$5 target=$6 tool
     if [ "$asks" = fresh ]; then
         # Every request asks for an id nobody asked for before: the server looks it up, misses, asks the backend
         # and stores the answer. Only wrk runs a script per request.
         [ "$tools" = wrk ] || fail "case $id: a fresh id per request needs wrk alone"
         log "$label: $target<fresh id>"
-        fresh_base
-        measure "$id" "$label" "$server" wrk -s "$bench/fresh-ids.lua" "$target" -- "$fresh_from"
+        until_steady "$id" "$label" "$server" "$target" yes
         return
     fi
     log "$label: $target"
     if [ "$asks" = cached ]; then expect_hit "$server" "$target"; fi
-    for tool in ${tools//,/ }; do measure "$id" "$label" "$server" "$tool" "$target"; done
+    # wrk first: once it is steady, the server is warm for ab too.
+    if [[ ,$tools, == *,wrk,* ]]; then until_steady "$id" "$label" "$server" "$target" no; fi
+    for tool in ${tools//,/ }; do
+        if [ "$tool" != wrk ]; then measure "$id" "$label" "$server" "$tool" "$target"; fi
+    done
     if [ "$asks" = cached ]; then expect_hit "$server" "$target"; fi
 }
 
@@ -498,7 +531,6 @@ main() {
     log "the load generator shares the $(nproc) cores with the servers: compare ratios within this run only"
 
     each_case prime_case
-    if ! $quick; then each_case warm_up_case; fi
     each_case measure_case
     report
 }

@@ -186,6 +186,46 @@ class NotesTests(unittest.TestCase):
         self.assertNotIn("## Notes", report.markdown(report.Run(QUICK_RUN)))
 
 
+class SteadyStateTests(unittest.TestCase):
+    """A full run's wrk windows, made of the quick run's with other windows recorded."""
+
+    def setUp(self):
+        self.directory = Path(tempfile.mkdtemp())
+        self.addCleanup(shutil.rmtree, self.directory)
+        shutil.copytree(QUICK_RUN, self.directory, dirs_exist_ok=True)
+        (self.directory / "steady.tsv").write_text(
+            "gateway-real-miss-single\tgateway miss (real), single\tsteady\t45\t"
+            "120.5,480,900,1500,2100,2500,2800,2950,2990\n"
+            "gateway-pass-single\tgateway pass-through, single\tcap\t120\t" + ",".join(["400", "500"] * 12) + "\n")
+        self.recorded = report.Run(self.directory)
+
+    def test_says_per_case_whether_and_when_it_became_steady(self):
+        section = report.markdown(self.recorded).split("\n## Steady state\n\n")[1]
+        self.assertIn("| gateway miss (real), single | yes, after 45 s | "
+                      "120, 480, 900, 1500, 2100, 2500, 2800, 2950, 2990 |", section.splitlines())
+        self.assertIn("| gateway pass-through, single | no: still changing at the cap, 120 s | "
+                      + ", ".join(["400", "500"] * 12) + " |", section.splitlines())
+
+    def test_two_windows_within_five_percent_are_steady(self):
+        self.assertEqual(report.steady(QUICK_RUN / "out/gateway-hit-single.wrk.txt",
+                                       QUICK_RUN / "out/gateway-hit-single.wrk.txt"), 0)
+        # 3072.08 against 3941.94
+        self.assertEqual(report.steady(QUICK_RUN / "out/gateway-hit-single.wrk.txt",
+                                       QUICK_RUN / "out/gateway-hit-collection.wrk.txt"), 1)
+
+    def test_a_quick_run_says_it_waited_for_nothing(self):
+        self.assertIn("Quick run: one 2 s wrk window per case", report.steady_section(report.Run(QUICK_RUN)))
+
+    def test_lists_the_measurements_in_the_order_of_the_tools(self):
+        measurements = self.directory / "measurements.tsv"
+        lines = measurements.read_text().splitlines(keepends=True)
+        # wrk ran first, as bench/run.sh runs it now.
+        lines[0:3] = [lines[2], lines[0], lines[1]]
+        measurements.write_text("".join(lines))
+        tools = [tool for case, _, tool, _ in report.Run(self.directory).measurements if case == "direct-miss-single"]
+        self.assertEqual(tools, ["ab", "ab -k", "wrk"])
+
+
 class CheckTests(unittest.TestCase):
 
     def check(self, tool, path):
