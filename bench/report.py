@@ -32,11 +32,13 @@ RATIOS = (
     ("gateway hit / nginx hit (article)", "gateway-hit", "nginx-hit"),
     ("gateway hit (near-cache) / nginx hit (keepalive)", "gateway-near-hit", "nginx-keepalive-hit"),
     ("gateway hit (http item) / gateway hit", "gateway-http-hit", "gateway-hit"),
+    ("gateway hit / spring LocalResponseCache hit", "gateway-hit", "spring-hit"),
     ("gateway miss (real) / gateway pass-through", "gateway-real-miss", "gateway-pass"),
     ("gateway miss (real) / nginx miss (fresh ids)", "gateway-real-miss", "nginx-keepalive-miss"),
     ("gateway miss (real) / direct (fresh ids)", "gateway-real-miss", "direct-fresh"),
     ("nginx miss (fresh ids) / direct (fresh ids)", "nginx-keepalive-miss", "direct-fresh"),
     ("gateway pass-through / direct miss", "gateway-pass", "direct-miss"),
+    ("gateway pass-through / spring pass-through", "gateway-pass", "spring-pass"),
 )
 
 

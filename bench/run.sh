@@ -24,6 +24,8 @@ NEAR_CACHE_PORT=${NEAR_CACHE_PORT:-28084}
 NEAR_CACHE_MANAGEMENT_PORT=${NEAR_CACHE_MANAGEMENT_PORT:-28085}
 HTTP_ITEMS_PORT=${HTTP_ITEMS_PORT:-28086}
 HTTP_ITEMS_MANAGEMENT_PORT=${HTTP_ITEMS_MANAGEMENT_PORT:-28087}
+SPRING_PEER_PORT=${SPRING_PEER_PORT:-28088}
+SPRING_PEER_MANAGEMENT_PORT=${SPRING_PEER_MANAGEMENT_PORT:-28089}
 
 # Without flags the JVM sizes its heap from the machine's memory and peaks near 440 MB (gateway) and 370 MB
 # (comments-service) under this load. A bounded heap with the serial collector peaks near 245 and 210 MB at the same
@@ -58,8 +60,8 @@ steady_cap_seconds=120
 # The cases, run in this order for each payload; the label gets ", <payload>". The gateways' hit cases come before
 # nginx's, whose hits read the items the gateway stored. The near-cache gateway serves misses before its hits, as a
 # real one does, which fills its near-cache to its bound. Columns:
-#   server   what answers: comments-service (direct), a gateway (http-items: one that stores whole answers), or
-#            one of the two nginx
+#   server   what answers: comments-service (direct), a gateway (http-items: one that stores whole answers), the
+#            Spring peer (a plain Spring Cloud Gateway with LocalResponseCache), or one of the two nginx
 #   asks     no_cache: the payload's /no_cache path, which no gateway looks up (a miss for comments-service, the
 #                      pass-through for a gateway);
 #            cached:   the payload's path, a hit, checked before and after the measurement;
@@ -74,6 +76,8 @@ gateway-pass            gateway          no_cache  ab,ab-k,wrk   gateway pass-th
 gateway-real-miss       gateway          fresh     wrk           gateway miss (real)
 gateway-hit             gateway          cached    ab,ab-k,wrk   gateway hit
 gateway-http-hit        http-items       cached    ab,ab-k,wrk   gateway hit (http item)
+spring-pass             spring           no_cache  ab,ab-k,wrk   spring pass-through
+spring-hit              spring           cached    ab,ab-k,wrk   spring hit (LocalResponseCache)
 gateway-near-real-miss  near-cache       fresh     wrk           gateway miss (real, near-cache)
 gateway-near-hit        near-cache       cached    ab,ab-k,wrk   gateway hit (near-cache)
 nginx-hit               nginx-article    cached    ab,ab-k,wrk   nginx hit (article)
@@ -88,6 +92,7 @@ declare -A server_url=(
     [gateway]=http://127.0.0.1:$GATEWAY_PORT
     [near-cache]=http://127.0.0.1:$NEAR_CACHE_PORT
     [http-items]=http://127.0.0.1:$HTTP_ITEMS_PORT
+    [spring]=http://127.0.0.1:$SPRING_PEER_PORT
     [nginx-article]=http://127.0.0.1:$NGINX_PORT
     [nginx-keepalive]=http://127.0.0.1:$NGINX_KEEPALIVE_PORT
 )
@@ -97,6 +102,7 @@ declare -A server_log=(
     [gateway]=$work/gateway.log
     [near-cache]=$work/gateway-near-cache.log
     [http-items]=$work/gateway-http-items.log
+    [spring]=$work/spring-peer.log
     [nginx-article]=$work/nginx-article/logs/error.log
     [nginx-keepalive]=$work/nginx-keepalive/logs/error.log
 )
@@ -155,6 +161,14 @@ ensure_tools() {
     fi
 }
 
+# The Spring peer's jar, built every run (a few seconds), so that it never lags its sources.
+build_spring_peer() {
+    log "building the Spring peer"
+    (cd "$root" && ./mvnw -f bench/spring-peer/pom.xml -B -q package -DskipTests) >&2 ||
+        fail "the Spring peer's build failed"
+    spring_peer_jar=$(compgen -G "$bench/spring-peer/target/spring-peer-*.jar" | grep -v '\.original$' | head -n 1)
+}
+
 start_servers() {
     log "starting memcached on $MEMCACHED_PORT"
     start_memcached "$MEMCACHED_PORT" "$memcached_mb" "$work/memcached.log"
@@ -173,14 +187,21 @@ start_servers() {
     start_gateway near-cache "$NEAR_CACHE_PORT" "$NEAR_CACHE_MANAGEMENT_PORT" "${near_cache_args[@]}"
     log "starting a gateway that keeps whole answers on $HTTP_ITEMS_PORT: ${http_items_args[*]}"
     start_gateway http-items "$HTTP_ITEMS_PORT" "$HTTP_ITEMS_MANAGEMENT_PORT" "${http_items_args[@]}"
+    log "starting the Spring peer on $SPRING_PEER_PORT with the gateway's JVM flags"
+    read -ra java_opts <<<"$GATEWAY_JAVA_OPTS"
+    spawn "${server_log[spring]}" java "${java_opts[@]}" -jar "$spring_peer_jar" \
+        --server.address=127.0.0.1 --server.port="$SPRING_PEER_PORT" \
+        --management.server.address=127.0.0.1 --management.server.port="$SPRING_PEER_MANAGEMENT_PORT" \
+        --comments-service.uri="${server_url[direct]}"
+    server_pid[spring]=$spawned
 
     rss_watched=("gateway ${server_pid[gateway]}" "gateway-near-cache ${server_pid[near-cache]}"
-        "gateway-http-items ${server_pid[http-items]}"
+        "gateway-http-items ${server_pid[http-items]}" "spring-peer ${server_pid[spring]}"
         "comments-service ${server_pid[direct]}" "memcached ${server_pid[memcached]}")
     measured=("${rss_watched[@]}")
     # A real endpoint rather than actuator, so that ready means "answers the benchmark's requests".
     local server
-    for server in direct gateway near-cache http-items; do
+    for server in direct gateway near-cache http-items spring; do
         await "${server_url[$server]}${payload_path[single]}/no_cache" "$jvm_start_seconds" "${server_pid[$server]}" \
             "${server_log[$server]}"
     done
@@ -281,6 +302,16 @@ expect_hit() {
                 fail "$2 was not answered with X-Cache: HIT"
             fi
             ;;
+        spring)
+            # LocalResponseCache answers with the headers it stored, so a hit carries the Date of the backend's
+            # answer, which prime had stored at least a second before.
+            local date
+            date=$(curl -s -o /dev/null -D - --max-time 5 "$2" | header date)
+            if [ -z "$date" ] || [ $(($(date +%s) - $(date -d "$date" +%s))) -lt 1 ]; then
+                show_logs "${server_log[$1]}"
+                fail "the Spring peer did not answer $2 from its LocalResponseCache"
+            fi
+            ;;
         nginx-*)
             # nginx sends no Cache-Control with an answer from memcached; one that has it came from the @fallback.
             local headers
@@ -304,6 +335,12 @@ prime() {
                 show_logs "${server_log[$1]}" "${server_log[direct]}"
                 fail "$2 is not a HIT after a first request through the gateway"
             }
+            ;;
+        spring)
+            [ "$(curl -s -o /dev/null -w '%{http_code}' --max-time 5 "$2")" = 200 ] ||
+                { show_logs "${server_log[$1]}"; fail "the Spring peer did not answer 200 for $2"; }
+            sleep 1.1
+            expect_hit "$1" "$2"
             ;;
         *) expect_hit "$1" "$2" ;;
     esac
@@ -392,7 +429,12 @@ until_steady() {
     checked "$label" "$server" wrk "$work/$output"
     local IFS=,
     printf '%s\t%s\t%s\t%s\t%s\n' "$id" "$label" "$status" "$seconds" "${windows[*]}" >>"$work/steady.tsv"
-    printf '%s\t%s\t%s\t%s\n' "$id" "$label" wrk "$output" >>"$work/measurements.tsv"
+}
+
+# measure_steady ID LABEL SERVER URL FRESH: until_steady, recorded as the case's wrk measurement.
+measure_steady() {
+    until_steady "$@"
+    printf '%s\t%s\t%s\t%s\n' "$1" "$2" wrk "out/$1.wrk.txt" >>"$work/measurements.tsv"
 }
 
 # measure ID LABEL SERVER TOOL URL: one measurement with ab or ab -k, checked and recorded.
@@ -441,13 +483,13 @@ measure_case() {
         # and stores the answer. Only wrk runs a script per request.
         [ "$tools" = wrk ] || fail "case $id: a fresh id per request needs wrk alone"
         log "$label: $target<fresh id>"
-        until_steady "$id" "$label" "$server" "$target" yes
+        measure_steady "$id" "$label" "$server" "$target" yes
         return
     fi
     log "$label: $target"
     if [ "$asks" = cached ]; then expect_hit "$server" "$target"; fi
     # wrk first: once it is steady, the server is warm for ab too.
-    if [[ ,$tools, == *,wrk,* ]]; then until_steady "$id" "$label" "$server" "$target" no; fi
+    if [[ ,$tools, == *,wrk,* ]]; then measure_steady "$id" "$label" "$server" "$target" no; fi
     for tool in ${tools//,/ }; do
         if [ "$tool" != wrk ]; then measure "$id" "$label" "$server" "$tool" "$target"; fi
     done
@@ -516,8 +558,10 @@ main() {
     ensure_tools
     comments_jar=$(jar_of comments-service)
     gateway_jar=$(jar_of gateway)
+    build_spring_peer
     local ports=("$MEMCACHED_PORT" "$COMMENTS_PORT" "$GATEWAY_PORT" "$MANAGEMENT_PORT" "$NEAR_CACHE_PORT"
-        "$NEAR_CACHE_MANAGEMENT_PORT" "$HTTP_ITEMS_PORT" "$HTTP_ITEMS_MANAGEMENT_PORT") port
+        "$NEAR_CACHE_MANAGEMENT_PORT" "$HTTP_ITEMS_PORT" "$HTTP_ITEMS_MANAGEMENT_PORT" "$SPRING_PEER_PORT"
+        "$SPRING_PEER_MANAGEMENT_PORT") port
     if $nginx_available; then ports+=("$NGINX_PORT" "$NGINX_KEEPALIVE_PORT"); fi
     for port in "${ports[@]}"; do
         port_free "$port" || fail "port $port is in use; set the *_PORT variables to free ports"
