@@ -7,6 +7,7 @@ Markdown report and the chart's data.
     report.py steady FILE FILE    succeeds if two wrk windows' requests/s are within STEADY_TOLERANCE of each other
     report.py markdown RUN_DIR    the report of a run
     report.py chart RUN_DIR       the chart's data: label, then requests/s with ab, ab -k and wrk ("?" if none)
+    report.py warm-up-chart RUN_DIR   the warm-up chart's data: second, then answers in it per gateway ("?" if none)
 
 RUN_DIR holds what bench/run.sh writes as it goes, all tab-separated:
     setup.tsv         key, value: the run's title, mode, machine, versions and flags; a "note" per remark
@@ -14,6 +15,7 @@ RUN_DIR holds what bench/run.sh writes as it goes, all tab-separated:
     cpu.tsv           case id, "before" or "after" the wrk run, process name, CPU time in clock ticks
     rss.tsv           case id ("-" outside a wrk run), process name, VmHWM in kB
     steady.tsv        case id, label, steady|cap|quick, seconds measured, the requests/s of each wrk window (commas)
+    warm-up.tsv       name, label, milliseconds from start to ready, the per-second output, the steady case's id
     memcached-stats.txt   memcached's answer to `stats` at the end
 """
 
@@ -40,6 +42,8 @@ RATIOS = (
     ("gateway pass-through / direct miss", "gateway-pass", "direct-miss"),
     ("gateway pass-through / spring pass-through", "gateway-pass", "spring-pass"),
 )
+# The warm-up's later windows, in seconds.
+WARM_UP_WINDOW = 5
 
 
 INTRO = """\
@@ -139,6 +143,16 @@ def parse_wrk(text):
 PARSERS = {"ab": parse_ab, "ab -k": parse_ab, "wrk": parse_wrk}
 
 
+def parse_per_second(text):
+    """The answers in each second of a wrk run with per-second.lua: its "<second>\\t<answers>" lines, in order."""
+    counts = {}
+    for line in text.splitlines():
+        match = re.match(r"^([0-9]+)\t([0-9]+)$", line)
+        if match:
+            counts[int(match.group(1))] = int(match.group(2))
+    return [counts.get(second, 0) for second in range(1, max(counts, default=0) + 1)]
+
+
 def _rows(path, columns):
     """The tab-separated rows of a file, none if it does not exist; the last column takes the rest of the line."""
     if not path.exists():
@@ -171,9 +185,19 @@ class Run:
         # (case id, label, steady|cap|quick, seconds measured, [requests/s of each window]).
         self.steady = [(case, label, status, int(seconds), [float(rps) for rps in windows.split(",") if rps])
                        for case, label, status, seconds, windows in _rows(self.directory / "steady.tsv", 5)]
+        # (name, label, milliseconds to ready, [answers in each second], steady case id).
+        self.warm_ups = [(name, label, int(ready), parse_per_second((self.directory / output).read_text()), case)
+                         for name, label, ready, output, case in _rows(self.directory / "warm-up.tsv", 5)]
         self.cases = {}
         for case, label, _, _ in self.measurements:
             self.cases.setdefault(case, label)
+
+    def steady_rps(self, case):
+        """(requests/s of a steady.tsv case's last window, whether it became steady), or (None, False)."""
+        for measured, _, status, _, windows in self.steady:
+            if measured == case and windows:
+                return windows[-1], status == "steady"
+        return None, False
 
     def result(self, case, tool):
         for measured, _, measured_tool, result in self.measurements:
@@ -294,6 +318,55 @@ def steady_section(run):
             + _table(["case", "steady", "requests/s of each window"], ["---", "---", "---"], rows))
 
 
+WARM_UP_INTRO = """\
+A cold gateway (a fresh JVM, or a fresh container of the image with `--cpus 2 --memory 512m`) gets real misses (a
+fresh id per request, one comment, wrk -t2 -c{concurrency}) from the moment its readiness probe says UP, for
+{seconds} s, counted second by second; then its steady throughput is measured as a case's (windows of 5 s until two
+agree within 5%). Each figure is the requests/s of that second or window as a fraction of that steady throughput.
+Start to ready is from the start of the process (of `docker run` for an image) to readiness UP.
+
+"""
+
+
+def warm_up_section(run):
+    """Start to ready, the first 5 s second by second, and each later 5 s window, as fractions of steady."""
+    if not run.warm_ups:
+        return ""
+    seconds = int(run.setup.get("warm_up_seconds", 60))
+    first = min(5, seconds)
+    windows = range(WARM_UP_WINDOW, seconds - WARM_UP_WINDOW + 1, WARM_UP_WINDOW)
+    first_rows, window_rows = [], []
+    for _, label, ready, counts, case in run.warm_ups:
+        steady, became = run.steady_rps(case)
+
+        def fraction(answers, length):
+            return "n/a" if not steady else f"{answers / length / steady:.2f}"
+
+        steady_text = "n/a" if steady is None else f"{steady:.0f}" + ("" if became else " (not steady)")
+        first_rows.append([label, f"{ready / 1000:.1f}", steady_text]
+                          + [fraction(counts[i], 1) if i < len(counts) else "n/a" for i in range(first)])
+        window_rows.append([label] + [fraction(sum(counts[start:start + WARM_UP_WINDOW]), WARM_UP_WINDOW)
+                                      if start + WARM_UP_WINDOW <= len(counts) else "n/a" for start in windows])
+    parts = ["\n## Warm-up\n\n", WARM_UP_INTRO.format(concurrency=run.setup["concurrency"], seconds=seconds),
+             _table(["gateway", "start to ready, s", "steady requests/s"] + [f"{i + 1} s" for i in range(first)],
+                    ["---", "---:", "---:"] + ["---:"] * first, first_rows)]
+    if len(windows):
+        parts += ["\nLater windows of 5 s:\n\n",
+                  _table(["gateway"] + [f"{start}-{start + WARM_UP_WINDOW} s" for start in windows],
+                         ["---"] + ["---:"] * len(windows), window_rows)]
+    return "".join(parts)
+
+
+def warm_up_chart_data(run):
+    """A header line (second, then each warm-up's label), then per second the answers of each ("?" past its end)."""
+    lines = ["\t".join(["second"] + [label for _, label, _, _, _ in run.warm_ups])]
+    longest = max((len(counts) for _, _, _, counts, _ in run.warm_ups), default=0)
+    for second in range(longest):
+        lines.append("\t".join([str(second + 1)] + [str(counts[second]) if second < len(counts) else "?"
+                                                     for _, _, _, counts, _ in run.warm_ups]))
+    return "".join(line + "\n" for line in lines)
+
+
 def memcached_summary(run):
     stats = {}
     path = run.directory / "memcached-stats.txt"
@@ -355,6 +428,7 @@ def markdown(run):
         "\nDuring each wrk run (the peak is reset before each one):\n\n",
         per_case_table(run, list(peak), rss_by_case),
         steady_section(run),
+        warm_up_section(run),
         f"\n## memcached\n\n{memcached_summary(run)}\n",
         "\n## Set-up\n\n",
         setup_section(run),
@@ -406,6 +480,9 @@ def main(argv):
         return 0
     if len(argv) == 3 and argv[1] == "chart":
         sys.stdout.write(chart_data(Run(argv[2])))
+        return 0
+    if len(argv) == 3 and argv[1] == "warm-up-chart":
+        sys.stdout.write(warm_up_chart_data(Run(argv[2])))
         return 0
     sys.stderr.write(__doc__)
     return 2

@@ -26,6 +26,8 @@ HTTP_ITEMS_PORT=${HTTP_ITEMS_PORT:-28086}
 HTTP_ITEMS_MANAGEMENT_PORT=${HTTP_ITEMS_MANAGEMENT_PORT:-28087}
 SPRING_PEER_PORT=${SPRING_PEER_PORT:-28088}
 SPRING_PEER_MANAGEMENT_PORT=${SPRING_PEER_MANAGEMENT_PORT:-28089}
+WARM_UP_PORT=${WARM_UP_PORT:-28090}
+WARM_UP_MANAGEMENT_PORT=${WARM_UP_MANAGEMENT_PORT:-28091}
 
 # Without flags the JVM sizes its heap from the machine's memory and peaks near 440 MB (gateway) and 370 MB
 # (comments-service) under this load. A bounded heap with the serial collector peaks near 245 and 210 MB at the same
@@ -37,6 +39,9 @@ COMMENTS_JAVA_OPTS=${COMMENTS_JAVA_OPTS--Xmx96m -XX:+UseSerialGC -XX:TrimNativeH
 GATEWAY_ARGS=${GATEWAY_ARGS-}
 # Only the cases whose id matches this regular expression, e.g. BENCH_CASES='^gateway-(pass|hit)$'; all by default.
 BENCH_CASES=${BENCH_CASES:-.}
+# The gateway images whose warm-up is measured beside the jar's, when Docker is usable: by default the image
+# gateway/Dockerfile builds from the jar, tagged memcached-gateway/gateway:bench; "none" for none.
+WARM_UP_IMAGES=${WARM_UP_IMAGES-}
 
 concurrency=50
 # memcached's memory: the items a full run stores should fit, or the real miss would measure eviction too. The
@@ -50,6 +55,8 @@ near_cache_args=(--memcached.cache.near-cache.ttl=5s --memcached.cache.near-cach
 # The gateway whose comments route keeps whole answers (item-format http): its routes replace the jar's.
 http_items_args=(--spring.config.additional-location="$bench/http-items.yml")
 jvm_start_seconds=120
+# The warm-up case: real misses for this long from the moment a cold gateway is ready (a quick run: 5 s).
+warm_up_seconds=60
 # A full run measures each wrk case once its throughput is steady: wrk runs in windows of window_seconds until two
 # windows in a row are within report.py's STEADY_TOLERANCE of each other, for at most steady_cap_seconds, and the
 # last window is the measurement. A JVM's throughput climbs for a minute or more while the JIT compiles, so a
@@ -93,6 +100,7 @@ declare -A server_url=(
     [near-cache]=http://127.0.0.1:$NEAR_CACHE_PORT
     [http-items]=http://127.0.0.1:$HTTP_ITEMS_PORT
     [spring]=http://127.0.0.1:$SPRING_PEER_PORT
+    [warm-up]=http://127.0.0.1:$WARM_UP_PORT
     [nginx-article]=http://127.0.0.1:$NGINX_PORT
     [nginx-keepalive]=http://127.0.0.1:$NGINX_KEEPALIVE_PORT
 )
@@ -103,6 +111,7 @@ declare -A server_log=(
     [near-cache]=$work/gateway-near-cache.log
     [http-items]=$work/gateway-http-items.log
     [spring]=$work/spring-peer.log
+    [warm-up]=$work/warm-up.log
     [nginx-article]=$work/nginx-article/logs/error.log
     [nginx-keepalive]=$work/nginx-keepalive/logs/error.log
 )
@@ -112,6 +121,7 @@ declare -A server_pid=()
 quick=false
 nginx_available=false
 gnuplot_available=false
+docker_available=false
 # Processes whose CPU time is read around each wrk measurement, "name pid", in the report's column order; and those
 # whose peak RSS is (nginx has several processes: left out).
 measured=()
@@ -159,6 +169,13 @@ ensure_tools() {
     else
         note "gnuplot is not available: no chart is drawn"
     fi
+    if [ "$WARM_UP_IMAGES" = none ]; then
+        WARM_UP_IMAGES=
+    elif docker info >/dev/null 2>&1; then
+        docker_available=true
+    else
+        note "Docker is not available: the warm-up is measured for the jar only"
+    fi
 }
 
 # The Spring peer's jar, built every run (a few seconds), so that it never lags its sources.
@@ -167,6 +184,20 @@ build_spring_peer() {
     (cd "$root" && ./mvnw -f bench/spring-peer/pom.xml -B -q package -DskipTests) >&2 ||
         fail "the Spring peer's build failed"
     spring_peer_jar=$(compgen -G "$bench/spring-peer/target/spring-peer-*.jar" | grep -v '\.original$' | head -n 1)
+}
+
+# The gateway image from the jar, unless WARM_UP_IMAGES names the images to measure.
+build_gateway_image() {
+    $docker_available || return 0
+    if [ -z "$WARM_UP_IMAGES" ]; then
+        log "building the gateway image"
+        if docker build -q -t memcached-gateway/gateway:bench "$root/gateway" >"$work/docker-build.log" 2>&1; then
+            WARM_UP_IMAGES=memcached-gateway/gateway:bench
+        else
+            show_logs "$work/docker-build.log"
+            note "the gateway image did not build: the warm-up is measured for the jar only"
+        fi
+    fi
 }
 
 start_servers() {
@@ -496,6 +527,65 @@ measure_case() {
     if [ "$asks" = cached ]; then expect_hit "$server" "$target"; fi
 }
 
+# --- the warm-up ----------------------------------------------------------------------------------------------
+
+# await_ready URL PID LOGFILE: waits, asking every 50 ms, until a gateway's readiness probe at URL says UP.
+await_ready() {
+    local deadline=$((SECONDS + jvm_start_seconds))
+    until curl -fs -o /dev/null --max-time 1 "$1"; do
+        if ! kill -0 "$2" 2>/dev/null || [ "$SECONDS" -ge "$deadline" ]; then
+            show_logs "$3"
+            fail "no readiness from $1 within $jvm_start_seconds s"
+        fi
+        sleep 0.05
+    done
+}
+
+# warm_up NAME LABEL COMMAND...: starts a cold gateway with COMMAND on the warm-up ports and, as soon as its
+# readiness probe says UP, sends it real misses for warm_up_seconds, counted second by second (per-second.lua);
+# then measures its steady throughput, as a case's, and stops it. warm-up.tsv gets NAME, LABEL, the milliseconds
+# from start to ready, the per-second output and the steady case's id.
+warm_up() {
+    local name=$1 label=$2 started ready pid output="out/warm-up-$1.txt"
+    local url=${server_url[warm-up]}${fresh_prefix[single]}
+    shift 2
+    log "warm-up ($label): starting a cold gateway"
+    started=$(date +%s%N)
+    spawn "${server_log[warm-up]}" "$@"
+    pid=$spawned
+    await_ready "http://127.0.0.1:$WARM_UP_MANAGEMENT_PORT/actuator/health/readiness" "$pid" "${server_log[warm-up]}"
+    ready=$((($(date +%s%N) - started) / 1000000))
+    log "warm-up ($label): ready after $ready ms; real misses for $warm_up_seconds s"
+    fresh_base
+    wrk -t2 -c"$concurrency" -d"${warm_up_seconds}s" --latency -s "$bench/per-second.lua" "$url" -- "$fresh_from" \
+        >"$work/$output" 2>&1 || { cat "$work/$output" >&2; fail "wrk failed on $url"; }
+    checked "warm-up ($label)" warm-up wrk "$work/$output"
+    until_steady "warm-up-$name" "warm-up ($label), steady" warm-up "$url" yes
+    printf '%s\t%s\t%s\t%s\t%s\n' "$name" "$label" "$ready" "$output" "warm-up-$name" >>"$work/warm-up.tsv"
+    case $name in image-*) docker stop -t 10 "bench-warm-up-$$" >/dev/null 2>&1 || true ;; esac
+    stop_all "$pid"
+    cp "${server_log[warm-up]}" "$work/warm-up-$name.log"
+}
+
+# The warm-up case for the jar, and for each gateway image when Docker is usable: the image as deployed, with the
+# limits of docker-compose.yml and the Kubernetes manifests (2 CPUs, 512 MB), on the host's network.
+warm_up_all() {
+    local java_opts image index=0
+    read -ra java_opts <<<"$GATEWAY_JAVA_OPTS"
+    local args=(--server.address=127.0.0.1 --server.port="$WARM_UP_PORT"
+        --management.server.address=127.0.0.1 --management.server.port="$WARM_UP_MANAGEMENT_PORT"
+        --comments-service.uri="${server_url[direct]}" --memcached.servers="127.0.0.1:$MEMCACHED_PORT")
+    [[ warm-up =~ $BENCH_CASES ]] || return 0
+    warm_up jar "jar, Java $(java -version 2>&1 | head -n 1 | cut -d'"' -f2)" \
+        java "${java_opts[@]}" -jar "$gateway_jar" "${args[@]}"
+    $docker_available || return 0
+    for image in $WARM_UP_IMAGES; do
+        index=$((index + 1))
+        warm_up "image-$index" "image $image" docker run --rm --name "bench-warm-up-$$" --network host --cpus 2 \
+            --memory 512m "$image" "${args[@]}"
+    done
+}
+
 # --- the report -----------------------------------------------------------------------------------------------
 
 record_setup() {
@@ -516,6 +606,7 @@ record_setup() {
     setup memcached_mb "$memcached_mb"
     setup clock_ticks "$(getconf CLK_TCK)"
     setup quick "$quick"
+    setup warm_up_seconds "$warm_up_seconds"
 }
 
 report() {
@@ -542,6 +633,12 @@ report() {
         gnuplot -e "datafile='$work/chart.tsv'; outfile='$dir/$name.png'; subtitle='$subtitle'" "$bench/chart.gp" ||
             log "gnuplot failed: no chart"
         if ! $quick && [ -f "$dir/$name.png" ]; then cp "$dir/$name.png" "$dir/latest.png"; fi
+        if [ -s "$work/warm-up.tsv" ]; then
+            python3 "$bench/report.py" warm-up-chart "$work" >"$work/warm-up-chart.tsv"
+            gnuplot -e "datafile='$work/warm-up-chart.tsv'; outfile='$dir/$name-warm-up.png'; subtitle='$subtitle';
+                columns=$(head -n 1 "$work/warm-up-chart.tsv" | awk -F'\t' '{ print NF }')" "$bench/warm-up.gp" ||
+                log "gnuplot failed: no warm-up chart"
+        fi
     fi
     printf '\n'
     cat "$dir/$name.md"
@@ -559,9 +656,10 @@ main() {
     comments_jar=$(jar_of comments-service)
     gateway_jar=$(jar_of gateway)
     build_spring_peer
+    if $quick; then warm_up_seconds=5; fi
     local ports=("$MEMCACHED_PORT" "$COMMENTS_PORT" "$GATEWAY_PORT" "$MANAGEMENT_PORT" "$NEAR_CACHE_PORT"
         "$NEAR_CACHE_MANAGEMENT_PORT" "$HTTP_ITEMS_PORT" "$HTTP_ITEMS_MANAGEMENT_PORT" "$SPRING_PEER_PORT"
-        "$SPRING_PEER_MANAGEMENT_PORT") port
+        "$SPRING_PEER_MANAGEMENT_PORT" "$WARM_UP_PORT" "$WARM_UP_MANAGEMENT_PORT") port
     if $nginx_available; then ports+=("$NGINX_PORT" "$NGINX_KEEPALIVE_PORT"); fi
     for port in "${ports[@]}"; do
         port_free "$port" || fail "port $port is in use; set the *_PORT variables to free ports"
@@ -570,12 +668,14 @@ main() {
     trap 'stop_all "${pids[@]}"' EXIT
     trap 'exit 130' INT
     trap 'exit 143' TERM
+    build_gateway_image
     start_servers
     record_setup
     log "the load generator shares the $(nproc) cores with the servers: compare ratios within this run only"
 
     each_case prime_case
     each_case measure_case
+    warm_up_all
     report
 }
 
