@@ -193,11 +193,11 @@ class Run:
             self.cases.setdefault(case, label)
 
     def steady_rps(self, case):
-        """(requests/s of a steady.tsv case's last window, whether it became steady), or (None, False)."""
+        """(requests/s of a steady.tsv case's last window, steady|cap|quick), or (None, None)."""
         for measured, _, status, _, windows in self.steady:
             if measured == case and windows:
-                return windows[-1], status == "steady"
-        return None, False
+                return windows[-1], status
+        return None, None
 
     def result(self, case, tool):
         for measured, _, measured_tool, result in self.measurements:
@@ -337,12 +337,13 @@ def warm_up_section(run):
     windows = range(WARM_UP_WINDOW, seconds - WARM_UP_WINDOW + 1, WARM_UP_WINDOW)
     first_rows, window_rows = [], []
     for _, label, ready, counts, case in run.warm_ups:
-        steady, became = run.steady_rps(case)
+        steady, status = run.steady_rps(case)
 
         def fraction(answers, length):
             return "n/a" if not steady else f"{answers / length / steady:.2f}"
 
-        steady_text = "n/a" if steady is None else f"{steady:.0f}" + ("" if became else " (not steady)")
+        steady_text = "n/a" if steady is None else f"{steady:.0f}" + {"steady": "", "cap": " (not steady)",
+                                                                      "quick": " (quick: one window)"}[status]
         first_rows.append([label, f"{ready / 1000:.1f}", steady_text]
                           + [fraction(counts[i], 1) if i < len(counts) else "n/a" for i in range(first)])
         window_rows.append([label] + [fraction(sum(counts[start:start + WARM_UP_WINDOW]), WARM_UP_WINDOW)
