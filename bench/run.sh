@@ -628,11 +628,14 @@ report() {
     setup seconds "$((SECONDS - started_at))"
     python3 "$bench/report.py" markdown "$work" >"$dir/$name.md"
     if $gnuplot_available; then
-        python3 "$bench/report.py" chart "$work" >"$work/chart.tsv"
         subtitle="$title: the load generator shares the $(nproc) cores, compare within this run only"
-        gnuplot -e "datafile='$work/chart.tsv'; outfile='$dir/$name.png'; subtitle='$subtitle'" "$bench/chart.gp" ||
-            log "gnuplot failed: no chart"
-        if ! $quick && [ -f "$dir/$name.png" ]; then cp "$dir/$name.png" "$dir/latest.png"; fi
+        # A run of the warm-up alone (BENCH_CASES) has no case to chart, and must not replace latest.png.
+        if [ -s "$work/measurements.tsv" ]; then
+            python3 "$bench/report.py" chart "$work" >"$work/chart.tsv"
+            gnuplot -e "datafile='$work/chart.tsv'; outfile='$dir/$name.png'; subtitle='$subtitle'" \
+                "$bench/chart.gp" || log "gnuplot failed: no chart"
+            if ! $quick && [ -f "$dir/$name.png" ]; then cp "$dir/$name.png" "$dir/latest.png"; fi
+        fi
         if [ -s "$work/warm-up.tsv" ]; then
             python3 "$bench/report.py" warm-up-chart "$work" >"$work/warm-up-chart.tsv"
             gnuplot -e "datafile='$work/warm-up-chart.tsv'; outfile='$dir/$name-warm-up.png'; subtitle='$subtitle';
@@ -671,6 +674,7 @@ main() {
     build_gateway_image
     start_servers
     record_setup
+    if [ "$BENCH_CASES" != . ]; then note "only the cases whose id matches BENCH_CASES='$BENCH_CASES'"; fi
     log "the load generator shares the $(nproc) cores with the servers: compare ratios within this run only"
 
     each_case prime_case
