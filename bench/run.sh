@@ -533,7 +533,11 @@ measure_case() {
 await_ready() {
     local deadline=$((SECONDS + jvm_start_seconds))
     until curl -fs -o /dev/null --max-time 1 "$1"; do
-        if ! kill -0 "$2" 2>/dev/null || [ "$SECONDS" -ge "$deadline" ]; then
+        if ! kill -0 "$2" 2>/dev/null; then
+            show_logs "$3"
+            fail "what should answer $1 exited before it was ready"
+        fi
+        if [ "$SECONDS" -ge "$deadline" ]; then
             show_logs "$3"
             fail "no readiness from $1 within $jvm_start_seconds s"
         fi
