@@ -3,14 +3,19 @@
 Markdown report and the chart's data.
 
     report.py check ab|wrk FILE   one measurement's requests/s, p50 and p99; fails if any answer was not a 2xx
+    report.py rps ab|wrk FILE     its requests/s alone
+    report.py steady FILE FILE    succeeds if two wrk windows' requests/s are within STEADY_TOLERANCE of each other
     report.py markdown RUN_DIR    the report of a run
     report.py chart RUN_DIR       the chart's data: label, then requests/s with ab, ab -k and wrk ("?" if none)
+    report.py warm-up-chart RUN_DIR   the warm-up chart's data: second, then answers in it per gateway ("?" if none)
 
 RUN_DIR holds what bench/run.sh writes as it goes, all tab-separated:
     setup.tsv         key, value: the run's title, mode, machine, versions and flags; a "note" per remark
     measurements.tsv  case id, label, tool, the tool's output file relative to RUN_DIR ("-" when skipped)
     cpu.tsv           case id, "before" or "after" the wrk run, process name, CPU time in clock ticks
     rss.tsv           case id ("-" outside a wrk run), process name, VmHWM in kB
+    steady.tsv        case id, label, steady|cap|quick, seconds measured, the requests/s of each wrk window (commas)
+    warm-up.tsv       name, label, milliseconds from start to ready, the per-second output, the steady case's id
     memcached-stats.txt   memcached's answer to `stats` at the end
 """
 
@@ -19,6 +24,8 @@ import sys
 from pathlib import Path
 
 TOOLS = ("ab", "ab -k", "wrk")
+# Two wrk windows in a row whose requests/s differ by at most this fraction (of the larger) are steady.
+STEADY_TOLERANCE = 0.05
 PAYLOADS = ("single", "collection")
 # The ratios of requests/s the report shows, numerator and denominator by case id without the payload.
 RATIOS = (
@@ -27,12 +34,16 @@ RATIOS = (
     ("gateway hit / nginx hit (article)", "gateway-hit", "nginx-hit"),
     ("gateway hit (near-cache) / nginx hit (keepalive)", "gateway-near-hit", "nginx-keepalive-hit"),
     ("gateway hit (http item) / gateway hit", "gateway-http-hit", "gateway-hit"),
+    ("gateway hit / spring LocalResponseCache hit", "gateway-hit", "spring-hit"),
     ("gateway miss (real) / gateway pass-through", "gateway-real-miss", "gateway-pass"),
     ("gateway miss (real) / nginx miss (fresh ids)", "gateway-real-miss", "nginx-keepalive-miss"),
     ("gateway miss (real) / direct (fresh ids)", "gateway-real-miss", "direct-fresh"),
     ("nginx miss (fresh ids) / direct (fresh ids)", "nginx-keepalive-miss", "direct-fresh"),
     ("gateway pass-through / direct miss", "gateway-pass", "direct-miss"),
+    ("gateway pass-through / spring pass-through", "gateway-pass", "spring-pass"),
 )
+# The warm-up's later windows, in seconds.
+WARM_UP_WINDOW = 5
 
 
 INTRO = """\
@@ -132,6 +143,16 @@ def parse_wrk(text):
 PARSERS = {"ab": parse_ab, "ab -k": parse_ab, "wrk": parse_wrk}
 
 
+def parse_per_second(text):
+    """The answers in each second of a wrk run with per-second.lua: its "<second>\\t<answers>" lines, in order."""
+    counts = {}
+    for line in text.splitlines():
+        match = re.match(r"^([0-9]+)\t([0-9]+)$", line)
+        if match:
+            counts[int(match.group(1))] = int(match.group(2))
+    return [counts.get(second, 0) for second in range(1, max(counts, default=0) + 1)]
+
+
 def _rows(path, columns):
     """The tab-separated rows of a file, none if it does not exist; the last column takes the rest of the line."""
     if not path.exists():
@@ -156,9 +177,27 @@ class Run:
         for case, label, tool, output in _rows(self.directory / "measurements.tsv", 4):
             result = None if output == "-" else PARSERS[tool]((self.directory / output).read_text())
             self.measurements.append((case, label, tool, result))
+        # In the order of the cases, and within a case of TOOLS, whichever tool ran first.
+        first_seen = {}
+        for case, _, _, _ in self.measurements:
+            first_seen.setdefault(case, len(first_seen))
+        self.measurements.sort(key=lambda m: (first_seen[m[0]], TOOLS.index(m[2])))
+        # (case id, label, steady|cap|quick, seconds measured, [requests/s of each window]).
+        self.steady = [(case, label, status, int(seconds), [float(rps) for rps in windows.split(",") if rps])
+                       for case, label, status, seconds, windows in _rows(self.directory / "steady.tsv", 5)]
+        # (name, label, milliseconds to ready, [answers in each second], steady case id).
+        self.warm_ups = [(name, label, int(ready), parse_per_second((self.directory / output).read_text()), case)
+                         for name, label, ready, output, case in _rows(self.directory / "warm-up.tsv", 5)]
         self.cases = {}
         for case, label, _, _ in self.measurements:
             self.cases.setdefault(case, label)
+
+    def steady_rps(self, case):
+        """(requests/s of a steady.tsv case's last window, steady|cap|quick), or (None, None)."""
+        for measured, _, status, _, windows in self.steady:
+            if measured == case and windows:
+                return windows[-1], status
+        return None, None
 
     def result(self, case, tool):
         for measured, _, measured_tool, result in self.measurements:
@@ -256,6 +295,79 @@ def per_case_table(run, names, values):
     return _table(["case"] + names, ["---"] + ["---:"] * len(names), rows)
 
 
+STEADY_INTRO = """\
+wrk ran in windows of 5 s until two in a row were within {tolerance:.0%} of each other, or for at most 120 s
+(then the case says "no"); the last window is the measurement above. ab ran after it, on the warm server.
+
+"""
+
+
+def steady_section(run):
+    """Per wrk case: whether its throughput became steady and after how long, and its windows' requests/s."""
+    if not run.steady:
+        return ""
+    if all(status == "quick" for _, _, status, _, _ in run.steady):
+        return ("\n## Steady state\n\nQuick run: one 2 s wrk window per case, measured as it came; no case was "
+                "waited for until steady.\n")
+    rows = []
+    for _, label, status, seconds, windows in run.steady:
+        became = {"steady": f"yes, after {seconds} s", "cap": f"no: still changing at the cap, {seconds} s",
+                  "quick": f"quick: one {seconds} s window"}[status]
+        rows.append([label, became, ", ".join(f"{rps:.0f}" for rps in windows)])
+    return ("\n## Steady state\n\n" + STEADY_INTRO.format(tolerance=STEADY_TOLERANCE)
+            + _table(["case", "steady", "requests/s of each window"], ["---", "---", "---"], rows))
+
+
+WARM_UP_INTRO = """\
+A cold gateway (a fresh JVM, or a fresh container of the image with `--cpus 2 --memory 512m`) gets real misses (a
+fresh id per request, one comment, wrk -t2 -c{concurrency}) from the moment its readiness probe says UP, for
+{seconds} s, counted second by second; then its steady throughput is measured as a case's (windows of 5 s until two
+agree within 5%). Each figure is the requests/s of that second or window as a fraction of that steady throughput.
+Start to ready is from the start of the process (of `docker run` for an image) to readiness UP.
+
+"""
+
+
+def warm_up_section(run):
+    """Start to ready, the first 5 s second by second, and each later 5 s window, as fractions of steady."""
+    if not run.warm_ups:
+        return ""
+    seconds = int(run.setup.get("warm_up_seconds", 60))
+    first = min(5, seconds)
+    windows = range(WARM_UP_WINDOW, seconds - WARM_UP_WINDOW + 1, WARM_UP_WINDOW)
+    first_rows, window_rows = [], []
+    for _, label, ready, counts, case in run.warm_ups:
+        steady, status = run.steady_rps(case)
+
+        def fraction(answers, length):
+            return "n/a" if not steady else f"{answers / length / steady:.2f}"
+
+        steady_text = "n/a" if steady is None else f"{steady:.0f}" + {"steady": "", "cap": " (not steady)",
+                                                                      "quick": " (quick: one window)"}[status]
+        first_rows.append([label, f"{ready / 1000:.1f}", steady_text]
+                          + [fraction(counts[i], 1) if i < len(counts) else "n/a" for i in range(first)])
+        window_rows.append([label] + [fraction(sum(counts[start:start + WARM_UP_WINDOW]), WARM_UP_WINDOW)
+                                      if start + WARM_UP_WINDOW <= len(counts) else "n/a" for start in windows])
+    parts = ["\n## Warm-up\n\n", WARM_UP_INTRO.format(concurrency=run.setup["concurrency"], seconds=seconds),
+             _table(["gateway", "start to ready, s", "steady requests/s"] + [f"{i + 1} s" for i in range(first)],
+                    ["---", "---:", "---:"] + ["---:"] * first, first_rows)]
+    if len(windows):
+        parts += ["\nLater windows of 5 s:\n\n",
+                  _table(["gateway"] + [f"{start}-{start + WARM_UP_WINDOW} s" for start in windows],
+                         ["---"] + ["---:"] * len(windows), window_rows)]
+    return "".join(parts)
+
+
+def warm_up_chart_data(run):
+    """A header line (second, then each warm-up's label), then per second the answers of each ("?" past its end)."""
+    lines = ["\t".join(["second"] + [label for _, label, _, _, _ in run.warm_ups])]
+    longest = max((len(counts) for _, _, _, counts, _ in run.warm_ups), default=0)
+    for second in range(longest):
+        lines.append("\t".join([str(second + 1)] + [str(counts[second]) if second < len(counts) else "?"
+                                                     for _, _, _, counts, _ in run.warm_ups]))
+    return "".join(line + "\n" for line in lines)
+
+
 def memcached_summary(run):
     stats = {}
     path = run.directory / "memcached-stats.txt"
@@ -284,7 +396,7 @@ def setup_section(run):
     ab = s["ab"].split()[4]
     wrk = " ".join(s["wrk"].split()[:2])
     mode = ("quick (about 2 s per measurement, no warm-up)" if s["quick"] == "true"
-            else "full (20 s warm-up per path, ab -n 10000, wrk 15 s)")
+            else "full (wrk in 5 s windows until steady, then ab -n 10000)")
     return "\n".join([
         f"- machine: {s['cores']} cores, {cpu}, {memory}",
         f"- load average before the run: {s['load_before']}; after: {s['load_after']}",
@@ -316,6 +428,8 @@ def markdown(run):
         _table(["process", "MB"], ["---", "---:"], [[name, mb or "?"] for name, mb in peak.items()]),
         "\nDuring each wrk run (the peak is reset before each one):\n\n",
         per_case_table(run, list(peak), rss_by_case),
+        steady_section(run),
+        warm_up_section(run),
         f"\n## memcached\n\n{memcached_summary(run)}\n",
         "\n## Set-up\n\n",
         setup_section(run),
@@ -335,6 +449,13 @@ def chart_data(run):
     return "".join(line + "\n" for line in lines)
 
 
+def steady(previous_path, current_path):
+    """0 if two wrk windows' requests/s differ by at most STEADY_TOLERANCE of the larger, 1 if not."""
+    previous = parse_wrk(Path(previous_path).read_text())["rps"]
+    current = parse_wrk(Path(current_path).read_text())["rps"]
+    return 0 if abs(current - previous) <= STEADY_TOLERANCE * max(current, previous) else 1
+
+
 def check(tool, path):
     """Prints one measurement's line for the console; exits non-zero, showing the output, on errors."""
     text = Path(path).read_text()
@@ -350,11 +471,19 @@ def check(tool, path):
 def main(argv):
     if len(argv) == 4 and argv[1] == "check" and argv[2] in PARSERS:
         return check(argv[2], argv[3])
+    if len(argv) == 4 and argv[1] == "rps" and argv[2] in PARSERS:
+        print(PARSERS[argv[2]](Path(argv[3]).read_text())["rps_text"])
+        return 0
+    if len(argv) == 4 and argv[1] == "steady":
+        return steady(argv[2], argv[3])
     if len(argv) == 3 and argv[1] == "markdown":
         sys.stdout.write(markdown(Run(argv[2])))
         return 0
     if len(argv) == 3 and argv[1] == "chart":
         sys.stdout.write(chart_data(Run(argv[2])))
+        return 0
+    if len(argv) == 3 and argv[1] == "warm-up-chart":
+        sys.stdout.write(warm_up_chart_data(Run(argv[2])))
         return 0
     sys.stderr.write(__doc__)
     return 2

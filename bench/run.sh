@@ -4,7 +4,7 @@
 # ab with keep-alive, and wrk. See bench/README.md.
 #
 #   bench/run.sh           full run, writes bench/results/<date>-<commit>.md and .png
-#   bench/run.sh --quick   about 2 s per measurement, no warm-up, results under bench/.work/ (CI runs this)
+#   bench/run.sh --quick   one 2 s window per measurement, results under bench/.work/ (CI runs this)
 set -euo pipefail
 
 bench=$(cd "$(dirname "$0")" && pwd)
@@ -24,6 +24,10 @@ NEAR_CACHE_PORT=${NEAR_CACHE_PORT:-28084}
 NEAR_CACHE_MANAGEMENT_PORT=${NEAR_CACHE_MANAGEMENT_PORT:-28085}
 HTTP_ITEMS_PORT=${HTTP_ITEMS_PORT:-28086}
 HTTP_ITEMS_MANAGEMENT_PORT=${HTTP_ITEMS_MANAGEMENT_PORT:-28087}
+SPRING_PEER_PORT=${SPRING_PEER_PORT:-28088}
+SPRING_PEER_MANAGEMENT_PORT=${SPRING_PEER_MANAGEMENT_PORT:-28089}
+WARM_UP_PORT=${WARM_UP_PORT:-28090}
+WARM_UP_MANAGEMENT_PORT=${WARM_UP_MANAGEMENT_PORT:-28091}
 
 # Without flags the JVM sizes its heap from the machine's memory and peaks near 440 MB (gateway) and 370 MB
 # (comments-service) under this load. A bounded heap with the serial collector peaks near 245 and 210 MB at the same
@@ -33,12 +37,17 @@ GATEWAY_JAVA_OPTS=${GATEWAY_JAVA_OPTS--Xmx128m -XX:+UseSerialGC -XX:TrimNativeHe
 COMMENTS_JAVA_OPTS=${COMMENTS_JAVA_OPTS--Xmx96m -XX:+UseSerialGC -XX:TrimNativeHeapInterval=5000}
 # Settings for both gateways, e.g. GATEWAY_ARGS=--memcached.cache.replica-lock=false; split on blanks.
 GATEWAY_ARGS=${GATEWAY_ARGS-}
+# Only the cases whose id matches this regular expression, e.g. BENCH_CASES='^gateway-(pass|hit)$'; all by default.
+BENCH_CASES=${BENCH_CASES:-.}
+# The gateway images whose warm-up is measured beside the jar's, when Docker is usable: by default the image
+# gateway/Dockerfile builds from the jar, tagged memcached-gateway/gateway:bench; "none" for none.
+WARM_UP_IMAGES=${WARM_UP_IMAGES-}
 
 concurrency=50
-# memcached's memory: every item a full run stores must fit, or the real miss would measure eviction too. The
-# real-miss cases store one item per request: at up to 10,000 requests/s for 25 s (warm-up and measurement), 250,000
-# collections of 2,176 bytes take 250,000 chunks of 2,320 bytes (580 MB), the single comments 50 MB more. The report
-# says how many items were evicted all the same.
+# memcached's memory: the items a full run stores should fit, or the real miss would measure eviction too. The
+# real-miss cases store one item per request until they are steady: nginx's at up to 10,000 requests/s for 10 to
+# 20 s, the gateway's at about 3,000 for up to a minute; 250,000 collections of 2,176 bytes take 250,000 chunks of
+# 2,320 bytes (580 MB). The report says how many items were evicted all the same.
 memcached_mb=1024
 # The near-cache's settings for the gateway that runs with it: short-lived, and bounded well below the heap.
 near_cache_args=(--memcached.cache.near-cache.ttl=5s --memcached.cache.near-cache.max-entries=10000
@@ -46,30 +55,41 @@ near_cache_args=(--memcached.cache.near-cache.ttl=5s --memcached.cache.near-cach
 # The gateway whose comments route keeps whole answers (item-format http): its routes replace the jar's.
 http_items_args=(--spring.config.additional-location="$bench/http-items.yml")
 jvm_start_seconds=120
+# The warm-up case: real misses for this long from the moment a cold gateway is ready (a quick run: 5 s).
+warm_up_seconds=60
+# A full run measures each wrk case once its throughput is steady: wrk runs in windows of window_seconds until two
+# windows in a row are within report.py's STEADY_TOLERANCE of each other, for at most steady_cap_seconds, and the
+# last window is the measurement. A JVM's throughput climbs for a minute or more while the JIT compiles, so a
+# fixed warm-up would measure some cases before they are steady. A quick run measures one short window.
+window_seconds=5
+steady_cap_seconds=120
 
 # The cases, run in this order for each payload; the label gets ", <payload>". The gateways' hit cases come before
-# nginx's, whose hits read the items the gateway stored. Columns:
-#   server   what answers: comments-service (direct), a gateway (http-items: one that stores whole answers), or
-#            one of the two nginx
+# nginx's, whose hits read the items the gateway stored. The near-cache gateway serves misses before its hits, as a
+# real one does, which fills its near-cache to its bound. Columns:
+#   server   what answers: comments-service (direct), a gateway (http-items: one that stores whole answers), the
+#            Spring peer (a plain Spring Cloud Gateway with LocalResponseCache), or one of the two nginx
 #   asks     no_cache: the payload's /no_cache path, which no gateway looks up (a miss for comments-service, the
 #                      pass-through for a gateway);
 #            cached:   the payload's path, a hit, checked before and after the measurement;
 #            fresh:    the payload's path with a fresh id per request (fresh-ids.lua), a real miss
-#   tools    ab (a connection per request, as the article), ab-k (keep-alive), wrk; a fresh id needs wrk's script
-#   warm-up  whether a full run first warms the path up (the JVMs' paths)
+#   tools    ab (a connection per request, as the article), ab-k (keep-alive), wrk; a fresh id needs wrk's script.
+#            wrk runs first, until steady, so that ab measures a warm server too.
 cases='
-# id                    server           asks      tools         warm-up  label
-direct-miss             direct           no_cache  ab,ab-k,wrk   yes      direct miss
-direct-fresh            direct           fresh     wrk           no       direct miss (fresh ids)
-gateway-pass            gateway          no_cache  ab,ab-k,wrk   yes      gateway pass-through
-gateway-real-miss       gateway          fresh     wrk           yes      gateway miss (real)
-gateway-hit             gateway          cached    ab,ab-k,wrk   yes      gateway hit
-gateway-http-hit        http-items       cached    ab,ab-k,wrk   yes      gateway hit (http item)
-gateway-near-hit        near-cache       cached    ab,ab-k,wrk   yes      gateway hit (near-cache)
-gateway-near-real-miss  near-cache       fresh     wrk           yes      gateway miss (real, near-cache)
-nginx-hit               nginx-article    cached    ab,ab-k,wrk   no       nginx hit (article)
-nginx-keepalive-hit     nginx-keepalive  cached    ab,ab-k,wrk   no       nginx hit (keepalive)
-nginx-keepalive-miss    nginx-keepalive  fresh     wrk           no       nginx miss (keepalive, fresh ids)
+# id                    server           asks      tools         label
+direct-miss             direct           no_cache  ab,ab-k,wrk   direct miss
+direct-fresh            direct           fresh     wrk           direct miss (fresh ids)
+gateway-pass            gateway          no_cache  ab,ab-k,wrk   gateway pass-through
+gateway-real-miss       gateway          fresh     wrk           gateway miss (real)
+gateway-hit             gateway          cached    ab,ab-k,wrk   gateway hit
+gateway-http-hit        http-items       cached    ab,ab-k,wrk   gateway hit (http item)
+spring-pass             spring           no_cache  ab,ab-k,wrk   spring pass-through
+spring-hit              spring           cached    ab,ab-k,wrk   spring hit (LocalResponseCache)
+gateway-near-real-miss  near-cache       fresh     wrk           gateway miss (real, near-cache)
+gateway-near-hit        near-cache       cached    ab,ab-k,wrk   gateway hit (near-cache)
+nginx-hit               nginx-article    cached    ab,ab-k,wrk   nginx hit (article)
+nginx-keepalive-hit     nginx-keepalive  cached    ab,ab-k,wrk   nginx hit (keepalive)
+nginx-keepalive-miss    nginx-keepalive  fresh     wrk           nginx miss (keepalive, fresh ids)
 '
 declare -A payload_path=([single]=/api/v1/comments/1 [collection]=/api/v1/comments/users/1)
 # A fresh id is appended to these.
@@ -79,6 +99,8 @@ declare -A server_url=(
     [gateway]=http://127.0.0.1:$GATEWAY_PORT
     [near-cache]=http://127.0.0.1:$NEAR_CACHE_PORT
     [http-items]=http://127.0.0.1:$HTTP_ITEMS_PORT
+    [spring]=http://127.0.0.1:$SPRING_PEER_PORT
+    [warm-up]=http://127.0.0.1:$WARM_UP_PORT
     [nginx-article]=http://127.0.0.1:$NGINX_PORT
     [nginx-keepalive]=http://127.0.0.1:$NGINX_KEEPALIVE_PORT
 )
@@ -88,6 +110,8 @@ declare -A server_log=(
     [gateway]=$work/gateway.log
     [near-cache]=$work/gateway-near-cache.log
     [http-items]=$work/gateway-http-items.log
+    [spring]=$work/spring-peer.log
+    [warm-up]=$work/warm-up.log
     [nginx-article]=$work/nginx-article/logs/error.log
     [nginx-keepalive]=$work/nginx-keepalive/logs/error.log
 )
@@ -97,6 +121,7 @@ declare -A server_pid=()
 quick=false
 nginx_available=false
 gnuplot_available=false
+docker_available=false
 # Processes whose CPU time is read around each wrk measurement, "name pid", in the report's column order; and those
 # whose peak RSS is (nginx has several processes: left out).
 measured=()
@@ -144,6 +169,35 @@ ensure_tools() {
     else
         note "gnuplot is not available: no chart is drawn"
     fi
+    if [ "$WARM_UP_IMAGES" = none ]; then
+        WARM_UP_IMAGES=
+    elif docker info >/dev/null 2>&1; then
+        docker_available=true
+    else
+        note "Docker is not available: the warm-up is measured for the jar only"
+    fi
+}
+
+# The Spring peer's jar, built every run (a few seconds), so that it never lags its sources.
+build_spring_peer() {
+    log "building the Spring peer"
+    (cd "$root" && ./mvnw -f bench/spring-peer/pom.xml -B -q package -DskipTests) >&2 ||
+        fail "the Spring peer's build failed"
+    spring_peer_jar=$(compgen -G "$bench/spring-peer/target/spring-peer-*.jar" | grep -v '\.original$' | head -n 1)
+}
+
+# The gateway image from the jar, unless WARM_UP_IMAGES names the images to measure.
+build_gateway_image() {
+    $docker_available || return 0
+    if [ -z "$WARM_UP_IMAGES" ]; then
+        log "building the gateway image"
+        if docker build -q -t memcached-gateway/gateway:bench "$root/gateway" >"$work/docker-build.log" 2>&1; then
+            WARM_UP_IMAGES=memcached-gateway/gateway:bench
+        else
+            show_logs "$work/docker-build.log"
+            note "the gateway image did not build: the warm-up is measured for the jar only"
+        fi
+    fi
 }
 
 start_servers() {
@@ -164,14 +218,21 @@ start_servers() {
     start_gateway near-cache "$NEAR_CACHE_PORT" "$NEAR_CACHE_MANAGEMENT_PORT" "${near_cache_args[@]}"
     log "starting a gateway that keeps whole answers on $HTTP_ITEMS_PORT: ${http_items_args[*]}"
     start_gateway http-items "$HTTP_ITEMS_PORT" "$HTTP_ITEMS_MANAGEMENT_PORT" "${http_items_args[@]}"
+    log "starting the Spring peer on $SPRING_PEER_PORT with the gateway's JVM flags"
+    read -ra java_opts <<<"$GATEWAY_JAVA_OPTS"
+    spawn "${server_log[spring]}" java "${java_opts[@]}" -jar "$spring_peer_jar" \
+        --server.address=127.0.0.1 --server.port="$SPRING_PEER_PORT" \
+        --management.server.address=127.0.0.1 --management.server.port="$SPRING_PEER_MANAGEMENT_PORT" \
+        --comments-service.uri="${server_url[direct]}"
+    server_pid[spring]=$spawned
 
     rss_watched=("gateway ${server_pid[gateway]}" "gateway-near-cache ${server_pid[near-cache]}"
-        "gateway-http-items ${server_pid[http-items]}"
+        "gateway-http-items ${server_pid[http-items]}" "spring-peer ${server_pid[spring]}"
         "comments-service ${server_pid[direct]}" "memcached ${server_pid[memcached]}")
     measured=("${rss_watched[@]}")
     # A real endpoint rather than actuator, so that ready means "answers the benchmark's requests".
     local server
-    for server in direct gateway near-cache http-items; do
+    for server in direct gateway near-cache http-items spring; do
         await "${server_url[$server]}${payload_path[single]}/no_cache" "$jvm_start_seconds" "${server_pid[$server]}" \
             "${server_log[$server]}"
     done
@@ -245,7 +306,7 @@ reset_peak_rss() {
 }
 
 # record_cpu CASE before|after: the user plus system CPU time, in clock ticks, of each measured process and its
-# children (nginx's workers).
+# children (nginx's workers), as lines of cpu.tsv on stdout.
 record_cpu() {
     local entry name pid children child ticks stat
     for entry in "${measured[@]}"; do
@@ -257,7 +318,7 @@ record_cpu() {
             read -ra stat 2>/dev/null <"/proc/$child/stat" || continue
             ticks=$((ticks + stat[13] + stat[14]))
         done
-        printf '%s\t%s\t%s\t%s\n' "$1" "$2" "$name" "$ticks" >>"$work/cpu.tsv"
+        printf '%s\t%s\t%s\t%s\n' "$1" "$2" "$name" "$ticks"
     done
 }
 
@@ -270,6 +331,16 @@ expect_hit() {
             if [ "$(x_cache "$2")" != HIT ]; then
                 show_logs "${server_log[$1]}"
                 fail "$2 was not answered with X-Cache: HIT"
+            fi
+            ;;
+        spring)
+            # LocalResponseCache answers with the headers it stored, so a hit carries the Date of the backend's
+            # answer, which prime had stored at least a second before.
+            local date
+            date=$(curl -s -o /dev/null -D - --max-time 5 "$2" | header date)
+            if [ -z "$date" ] || [ $(($(date +%s) - $(date -d "$date" +%s))) -lt 1 ]; then
+                show_logs "${server_log[$1]}"
+                fail "the Spring peer did not answer $2 from its LocalResponseCache"
             fi
             ;;
         nginx-*)
@@ -295,6 +366,12 @@ prime() {
                 show_logs "${server_log[$1]}" "${server_log[direct]}"
                 fail "$2 is not a HIT after a first request through the gateway"
             }
+            ;;
+        spring)
+            [ "$(curl -s -o /dev/null -w '%{http_code}' --max-time 5 "$2")" = 200 ] ||
+                { show_logs "${server_log[$1]}"; fail "the Spring peer did not answer 200 for $2"; }
+            sleep 1.1
+            expect_hit "$1" "$2"
             ;;
         *) expect_hit "$1" "$2" ;;
     esac
@@ -324,52 +401,95 @@ fresh_base() {
     fresh_from=$((fresh_runs * 100000000000))
 }
 
-# run_tool OUTPUT TOOL URL [wrk's script and its arguments]: one measurement, its output in OUTPUT.
+# run_tool OUTPUT TOOL URL FRESH [SECONDS]: one run of ab, ab -k or wrk (for SECONDS, 2 in a quick run), its output
+# in OUTPUT. FRESH=yes has wrk ask for a fresh id per request, from a range of ids of this run's own.
 run_tool() {
-    local output=$1 tool=$2 ab_args=(-n 10000) duration=15s
-    shift 2
-    if $quick; then ab_args=(-t 2 -n 2000) duration=2s; fi
+    local output=$1 tool=$2 url=$3 fresh=$4 seconds=${5:-2} ab_args=(-n 10000) script=()
+    if $quick; then ab_args=(-t 2 -n 2000); fi
+    if [ "$fresh" = yes ]; then
+        fresh_base
+        script=(-s "$bench/fresh-ids.lua" "$url" -- "$fresh_from")
+    else
+        script=("$url")
+    fi
     case $tool in
-        ab) ab -q "${ab_args[@]}" -c "$concurrency" "$1" ;;
-        ab-k) ab -q -k "${ab_args[@]}" -c "$concurrency" "$1" ;;
-        wrk) wrk -t2 -c"$concurrency" -d"$duration" --latency "$@" ;;
-    esac >"$output" 2>&1 || { cat "$output" >&2; fail "$tool failed on $*"; }
+        ab) ab -q "${ab_args[@]}" -c "$concurrency" "$url" ;;
+        ab-k) ab -q -k "${ab_args[@]}" -c "$concurrency" "$url" ;;
+        wrk) wrk -t2 -c"$concurrency" -d"${seconds}s" --latency "${script[@]}" ;;
+    esac >"$output" 2>&1 || { cat "$output" >&2; fail "$tool failed on $url"; }
 }
 
-# measure ID LABEL SERVER TOOL URL [wrk's script and its arguments]: one measurement, checked and recorded. Around
-# wrk, the CPU time and peak RSS of the servers.
+# checked LABEL SERVER TOOL OUTPUT: prints the measurement's line; fails with the server's log if it had errors.
+checked() {
+    python3 "$bench/report.py" check "$3" "$4" || {
+        show_logs "${server_log[$2]}" "${server_log[direct]}"
+        fail "$1 ($3): errors or no result, see above"
+    }
+}
+
+# until_steady ID LABEL SERVER URL FRESH: wrk in windows until two in a row are within report.py's tolerance of each
+# other or the cap is reached (one 2 s window in a quick run), each window checked. The last window is the
+# measurement: out/ID.wrk.txt, with the CPU time and peak RSS of the servers during it. steady.tsv gets the case's
+# windows: ID, LABEL, steady|cap|quick, seconds measured, requests/s of each window.
+until_steady() {
+    local id=$1 label=$2 server=$3 url=$4 fresh=$5 output="out/$1.wrk.txt" seconds=0 windows=() status cpu
+    local window=$work/out/$1.window.txt previous=$work/out/$1.previous-window.txt rps length=$window_seconds
+    if $quick; then length=2; fi
+    while :; do
+        reset_peak_rss
+        cpu=$(record_cpu "$id" before)
+        run_tool "$window" wrk "$url" "$fresh" "$length"
+        cpu+=$'\n'$(record_cpu "$id" after)
+        checked "$label" "$server" wrk "$window" >/dev/null
+        rps=$(python3 "$bench/report.py" rps wrk "$window")
+        windows+=("$rps")
+        if $quick; then seconds=2 status=quick; break; fi
+        seconds=$((seconds + window_seconds))
+        if [ ${#windows[@]} -ge 2 ] && python3 "$bench/report.py" steady "$previous" "$window"; then
+            status=steady
+            break
+        fi
+        if [ "$seconds" -ge "$steady_cap_seconds" ]; then status=cap; break; fi
+        log "$label: $rps requests/s in the last ${window_seconds} s, not steady yet"
+        mv "$window" "$previous"
+    done
+    mv "$window" "$work/$output"
+    rm -f "$previous"
+    printf '%s\n' "$cpu" >>"$work/cpu.tsv"
+    record_rss "$id"
+    checked "$label" "$server" wrk "$work/$output"
+    local IFS=,
+    printf '%s\t%s\t%s\t%s\t%s\n' "$id" "$label" "$status" "$seconds" "${windows[*]}" >>"$work/steady.tsv"
+}
+
+# measure_steady ID LABEL SERVER URL FRESH: until_steady, recorded as the case's wrk measurement.
+measure_steady() {
+    until_steady "$@"
+    printf '%s\t%s\t%s\t%s\n' "$1" "$2" wrk "out/$1.wrk.txt" >>"$work/measurements.tsv"
+}
+
+# measure ID LABEL SERVER TOOL URL: one measurement with ab or ab -k, checked and recorded.
 measure() {
-    local id=$1 label=$2 server=$3 tool=$4 output="out/$1.$4.txt"
-    shift 4
+    local id=$1 label=$2 server=$3 tool=$4 url=$5 output="out/$1.$4.txt"
     local name=${tool/ab-k/ab -k}
-    if [ "$tool" = ab-k ] && stalls_ab_keepalive "$1"; then
+    if [ "$tool" = ab-k ] && stalls_ab_keepalive "$url"; then
         printf '%s\t%s\t%s\t-\n' "$id" "$label" "$name" >>"$work/measurements.tsv"
         log "$label: ab -k skipped: the server neither keeps the HTTP/1.0 connection alive nor closes it"
         return
     fi
-    if [ "$tool" = wrk ]; then
-        reset_peak_rss
-        record_cpu "$id" before
-    fi
-    run_tool "$work/$output" "$tool" "$@"
-    if [ "$tool" = wrk ]; then
-        record_cpu "$id" after
-        record_rss "$id"
-    fi
-    python3 "$bench/report.py" check "$name" "$work/$output" || {
-        show_logs "${server_log[$server]}" "${server_log[direct]}"
-        fail "$label ($name): errors or no result, see above"
-    }
+    run_tool "$work/$output" "$tool" "$url" no
+    checked "$label" "$server" "$name" "$work/$output"
     printf '%s\t%s\t%s\t%s\n' "$id" "$label" "$name" "$output" >>"$work/measurements.tsv"
 }
 
-# each_case COMMAND: runs COMMAND ID LABEL SERVER ASKS TOOLS WARM-UP URL for every case and payload, in order.
+# each_case COMMAND: runs COMMAND ID LABEL SERVER ASKS TOOLS URL for every case and payload, in order.
 each_case() {
-    local payload id server asks tools warm_up label target
+    local payload id server asks tools label target
     for payload in single collection; do
         # The cases are read from fd 3, so that no command in the loop can take them from stdin.
-        while read -r -u 3 id server asks tools warm_up label; do
+        while read -r -u 3 id server asks tools label; do
             [[ -z $id || $id == \#* ]] && continue
+            [[ $id =~ $BENCH_CASES ]] || continue
             [[ $server == nginx-* ]] && ! $nginx_available && continue
             case $asks in
                 no_cache) target=${server_url[$server]}${payload_path[$payload]}/no_cache ;;
@@ -377,48 +497,97 @@ each_case() {
                 fresh) target=${server_url[$server]}${fresh_prefix[$payload]} ;;
                 *) fail "case $id asks for $asks" ;;
             esac
-            "$1" "$id-$payload" "$label, $payload" "$server" "$asks" "$tools" "$warm_up" "$target"
+            "$1" "$id-$payload" "$label, $payload" "$server" "$asks" "$tools" "$target"
         done 3<<<"$cases"
     done
 }
 
 prime_case() {
-    local server=$3 asks=$4 target=$7
+    local server=$3 asks=$4 target=$6
     if [ "$asks" = cached ]; then prime "$server" "$target"; fi
 }
 
-# The JIT compiles what runs: about 20 s per path, half on new connections and half on kept-alive ones, as measured;
-# the real miss's own path (lookup, miss, store, coalescing) with 10 s of fresh ids.
-warm_up_case() {
-    local asks=$4 warm_up=$6 target=$7 output=$work/out/warm-up.txt
-    [ "$warm_up" = yes ] || return 0
-    if [ "$asks" = fresh ]; then
-        log "warming up: $target<fresh id>"
-        fresh_base
-        wrk -t2 -c"$concurrency" -d10s -s "$bench/fresh-ids.lua" "$target" -- "$fresh_from" >"$output" 2>&1 ||
-            { cat "$output" >&2; fail "warm-up failed on $target"; }
-    else
-        log "warming up: $target"
-        { ab -q -t 10 -n 200000 -c "$concurrency" "$target" && wrk -t2 -c"$concurrency" -d10s "$target"; } \
-            >"$output" 2>&1 || { cat "$output" >&2; fail "warm-up failed on $target"; }
-    fi
-}
-
 measure_case() {
-    local id=$1 label=$2 server=$3 asks=$4 tools=$5 target=$7 tool
+    local id=$1 label=$2 server=$3 asks=$4 tools=$5 target=$6 tool
     if [ "$asks" = fresh ]; then
         # Every request asks for an id nobody asked for before: the server looks it up, misses, asks the backend
         # and stores the answer. Only wrk runs a script per request.
         [ "$tools" = wrk ] || fail "case $id: a fresh id per request needs wrk alone"
         log "$label: $target<fresh id>"
-        fresh_base
-        measure "$id" "$label" "$server" wrk -s "$bench/fresh-ids.lua" "$target" -- "$fresh_from"
+        measure_steady "$id" "$label" "$server" "$target" yes
         return
     fi
     log "$label: $target"
     if [ "$asks" = cached ]; then expect_hit "$server" "$target"; fi
-    for tool in ${tools//,/ }; do measure "$id" "$label" "$server" "$tool" "$target"; done
+    # wrk first: once it is steady, the server is warm for ab too.
+    if [[ ,$tools, == *,wrk,* ]]; then measure_steady "$id" "$label" "$server" "$target" no; fi
+    for tool in ${tools//,/ }; do
+        if [ "$tool" != wrk ]; then measure "$id" "$label" "$server" "$tool" "$target"; fi
+    done
     if [ "$asks" = cached ]; then expect_hit "$server" "$target"; fi
+}
+
+# --- the warm-up ----------------------------------------------------------------------------------------------
+
+# await_ready URL PID LOGFILE: waits, asking every 50 ms, until a gateway's readiness probe at URL says UP.
+await_ready() {
+    local deadline=$((SECONDS + jvm_start_seconds))
+    until curl -fs -o /dev/null --max-time 1 "$1"; do
+        if ! kill -0 "$2" 2>/dev/null; then
+            show_logs "$3"
+            fail "what should answer $1 exited before it was ready"
+        fi
+        if [ "$SECONDS" -ge "$deadline" ]; then
+            show_logs "$3"
+            fail "no readiness from $1 within $jvm_start_seconds s"
+        fi
+        sleep 0.05
+    done
+}
+
+# warm_up NAME LABEL COMMAND...: starts a cold gateway with COMMAND on the warm-up ports and, as soon as its
+# readiness probe says UP, sends it real misses for warm_up_seconds, counted second by second (per-second.lua);
+# then measures its steady throughput, as a case's, and stops it. warm-up.tsv gets NAME, LABEL, the milliseconds
+# from start to ready, the per-second output and the steady case's id.
+warm_up() {
+    local name=$1 label=$2 started ready pid output="out/warm-up-$1.txt"
+    local url=${server_url[warm-up]}${fresh_prefix[single]}
+    shift 2
+    log "warm-up ($label): starting a cold gateway"
+    started=$(date +%s%N)
+    spawn "${server_log[warm-up]}" "$@"
+    pid=$spawned
+    await_ready "http://127.0.0.1:$WARM_UP_MANAGEMENT_PORT/actuator/health/readiness" "$pid" "${server_log[warm-up]}"
+    ready=$((($(date +%s%N) - started) / 1000000))
+    log "warm-up ($label): ready after $ready ms; real misses for $warm_up_seconds s"
+    fresh_base
+    wrk -t2 -c"$concurrency" -d"${warm_up_seconds}s" --latency -s "$bench/per-second.lua" "$url" -- "$fresh_from" \
+        >"$work/$output" 2>&1 || { cat "$work/$output" >&2; fail "wrk failed on $url"; }
+    checked "warm-up ($label)" warm-up wrk "$work/$output"
+    until_steady "warm-up-$name" "warm-up ($label), steady" warm-up "$url" yes
+    printf '%s\t%s\t%s\t%s\t%s\n' "$name" "$label" "$ready" "$output" "warm-up-$name" >>"$work/warm-up.tsv"
+    case $name in image-*) docker stop -t 10 "bench-warm-up-$$" >/dev/null 2>&1 || true ;; esac
+    stop_all "$pid"
+    cp "${server_log[warm-up]}" "$work/warm-up-$name.log"
+}
+
+# The warm-up case for the jar, and for each gateway image when Docker is usable: the image as deployed, with the
+# limits of docker-compose.yml and the Kubernetes manifests (2 CPUs, 512 MB), on the host's network.
+warm_up_all() {
+    local java_opts image index=0
+    read -ra java_opts <<<"$GATEWAY_JAVA_OPTS"
+    local args=(--server.address=127.0.0.1 --server.port="$WARM_UP_PORT"
+        --management.server.address=127.0.0.1 --management.server.port="$WARM_UP_MANAGEMENT_PORT"
+        --comments-service.uri="${server_url[direct]}" --memcached.servers="127.0.0.1:$MEMCACHED_PORT")
+    [[ warm-up =~ $BENCH_CASES ]] || return 0
+    warm_up jar "jar, Java $(java -version 2>&1 | head -n 1 | cut -d'"' -f2)" \
+        java "${java_opts[@]}" -jar "$gateway_jar" "${args[@]}"
+    $docker_available || return 0
+    for image in $WARM_UP_IMAGES; do
+        index=$((index + 1))
+        warm_up "image-$index" "image $image" docker run --rm --name "bench-warm-up-$$" --network host --cpus 2 \
+            --memory 512m "$image" "${args[@]}"
+    done
 }
 
 # --- the report -----------------------------------------------------------------------------------------------
@@ -441,6 +610,7 @@ record_setup() {
     setup memcached_mb "$memcached_mb"
     setup clock_ticks "$(getconf CLK_TCK)"
     setup quick "$quick"
+    setup warm_up_seconds "$warm_up_seconds"
 }
 
 report() {
@@ -462,11 +632,20 @@ report() {
     setup seconds "$((SECONDS - started_at))"
     python3 "$bench/report.py" markdown "$work" >"$dir/$name.md"
     if $gnuplot_available; then
-        python3 "$bench/report.py" chart "$work" >"$work/chart.tsv"
         subtitle="$title: the load generator shares the $(nproc) cores, compare within this run only"
-        gnuplot -e "datafile='$work/chart.tsv'; outfile='$dir/$name.png'; subtitle='$subtitle'" "$bench/chart.gp" ||
-            log "gnuplot failed: no chart"
-        if ! $quick && [ -f "$dir/$name.png" ]; then cp "$dir/$name.png" "$dir/latest.png"; fi
+        # A run of the warm-up alone (BENCH_CASES) has no case to chart, and must not replace latest.png.
+        if [ -s "$work/measurements.tsv" ]; then
+            python3 "$bench/report.py" chart "$work" >"$work/chart.tsv"
+            gnuplot -e "datafile='$work/chart.tsv'; outfile='$dir/$name.png'; subtitle='$subtitle'" \
+                "$bench/chart.gp" || log "gnuplot failed: no chart"
+            if ! $quick && [ -f "$dir/$name.png" ]; then cp "$dir/$name.png" "$dir/latest.png"; fi
+        fi
+        if [ -s "$work/warm-up.tsv" ]; then
+            python3 "$bench/report.py" warm-up-chart "$work" >"$work/warm-up-chart.tsv"
+            gnuplot -e "datafile='$work/warm-up-chart.tsv'; outfile='$dir/$name-warm-up.png'; subtitle='$subtitle';
+                columns=$(head -n 1 "$work/warm-up-chart.tsv" | awk -F'\t' '{ print NF }')" "$bench/warm-up.gp" ||
+                log "gnuplot failed: no warm-up chart"
+        fi
     fi
     printf '\n'
     cat "$dir/$name.md"
@@ -483,8 +662,11 @@ main() {
     ensure_tools
     comments_jar=$(jar_of comments-service)
     gateway_jar=$(jar_of gateway)
+    build_spring_peer
+    if $quick; then warm_up_seconds=5; fi
     local ports=("$MEMCACHED_PORT" "$COMMENTS_PORT" "$GATEWAY_PORT" "$MANAGEMENT_PORT" "$NEAR_CACHE_PORT"
-        "$NEAR_CACHE_MANAGEMENT_PORT" "$HTTP_ITEMS_PORT" "$HTTP_ITEMS_MANAGEMENT_PORT") port
+        "$NEAR_CACHE_MANAGEMENT_PORT" "$HTTP_ITEMS_PORT" "$HTTP_ITEMS_MANAGEMENT_PORT" "$SPRING_PEER_PORT"
+        "$SPRING_PEER_MANAGEMENT_PORT" "$WARM_UP_PORT" "$WARM_UP_MANAGEMENT_PORT") port
     if $nginx_available; then ports+=("$NGINX_PORT" "$NGINX_KEEPALIVE_PORT"); fi
     for port in "${ports[@]}"; do
         port_free "$port" || fail "port $port is in use; set the *_PORT variables to free ports"
@@ -493,13 +675,15 @@ main() {
     trap 'stop_all "${pids[@]}"' EXIT
     trap 'exit 130' INT
     trap 'exit 143' TERM
+    build_gateway_image
     start_servers
     record_setup
+    if [ "$BENCH_CASES" != . ]; then note "only the cases whose id matches BENCH_CASES='$BENCH_CASES'"; fi
     log "the load generator shares the $(nproc) cores with the servers: compare ratios within this run only"
 
     each_case prime_case
-    if ! $quick; then each_case warm_up_case; fi
     each_case measure_case
+    warm_up_all
     report
 }
 

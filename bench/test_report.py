@@ -186,6 +186,88 @@ class NotesTests(unittest.TestCase):
         self.assertNotIn("## Notes", report.markdown(report.Run(QUICK_RUN)))
 
 
+class SteadyStateTests(unittest.TestCase):
+    """A full run's wrk windows, made of the quick run's with other windows recorded."""
+
+    def setUp(self):
+        self.directory = Path(tempfile.mkdtemp())
+        self.addCleanup(shutil.rmtree, self.directory)
+        shutil.copytree(QUICK_RUN, self.directory, dirs_exist_ok=True)
+        (self.directory / "steady.tsv").write_text(
+            "gateway-real-miss-single\tgateway miss (real), single\tsteady\t45\t"
+            "120.5,480,900,1500,2100,2500,2800,2950,2990\n"
+            "gateway-pass-single\tgateway pass-through, single\tcap\t120\t" + ",".join(["400", "500"] * 12) + "\n")
+        self.recorded = report.Run(self.directory)
+
+    def test_says_per_case_whether_and_when_it_became_steady(self):
+        section = report.markdown(self.recorded).split("\n## Steady state\n\n")[1]
+        self.assertIn("| gateway miss (real), single | yes, after 45 s | "
+                      "120, 480, 900, 1500, 2100, 2500, 2800, 2950, 2990 |", section.splitlines())
+        self.assertIn("| gateway pass-through, single | no: still changing at the cap, 120 s | "
+                      + ", ".join(["400", "500"] * 12) + " |", section.splitlines())
+
+    def test_two_windows_within_five_percent_are_steady(self):
+        self.assertEqual(report.steady(QUICK_RUN / "out/gateway-hit-single.wrk.txt",
+                                       QUICK_RUN / "out/gateway-hit-single.wrk.txt"), 0)
+        # 3072.08 against 3941.94
+        self.assertEqual(report.steady(QUICK_RUN / "out/gateway-hit-single.wrk.txt",
+                                       QUICK_RUN / "out/gateway-hit-collection.wrk.txt"), 1)
+
+    def test_a_quick_run_says_it_waited_for_nothing(self):
+        self.assertIn("Quick run: one 2 s wrk window per case", report.steady_section(report.Run(QUICK_RUN)))
+
+    def test_lists_the_measurements_in_the_order_of_the_tools(self):
+        measurements = self.directory / "measurements.tsv"
+        lines = measurements.read_text().splitlines(keepends=True)
+        # wrk ran first, as bench/run.sh runs it now.
+        lines[0:3] = [lines[2], lines[0], lines[1]]
+        measurements.write_text("".join(lines))
+        tools = [tool for case, _, tool, _ in report.Run(self.directory).measurements if case == "direct-miss-single"]
+        self.assertEqual(tools, ["ab", "ab -k", "wrk"])
+
+
+class WarmUpTests(unittest.TestCase):
+    """A warm-up of 12 s recorded beside the quick run: per-second counts, then the steady case's windows."""
+
+    def setUp(self):
+        self.directory = Path(tempfile.mkdtemp())
+        self.addCleanup(shutil.rmtree, self.directory)
+        shutil.copytree(QUICK_RUN, self.directory, dirs_exist_ok=True)
+        with (self.directory / "setup.tsv").open("a") as setup:
+            setup.write("warm_up_seconds\t12\n")
+        per_second = [100, 200, 400, 500, 800, 1000, 1000, 1000, 1000, 1000, 2000, 2000]
+        (self.directory / "out/warm-up-jar.txt").write_text(
+            (QUICK_RUN / "out/gateway-real-miss-single.wrk.txt").read_text()
+            + "".join(f"{second}\t{count}\n" for second, count in enumerate(per_second, 1)))
+        (self.directory / "warm-up.tsv").write_text(
+            "jar\tjar, Java 17\t9400\tout/warm-up-jar.txt\twarm-up-jar\n")
+        with (self.directory / "steady.tsv").open("a") as steady:
+            steady.write("warm-up-jar\twarm-up (jar, Java 17), steady\tsteady\t10\t1900,2000\n")
+        self.recorded = report.Run(self.directory)
+
+    def test_reads_the_answers_of_each_second(self):
+        self.assertEqual(report.parse_per_second("Requests/sec: 3.00\n1\t5\n3\t7\n"), [5, 0, 7])
+
+    def test_gives_start_to_ready_and_the_first_seconds_as_fractions_of_steady(self):
+        section = report.markdown(self.recorded).split("\n## Warm-up\n\n")[1]
+        self.assertIn("| jar, Java 17 | 9.4 | 2000 | 0.05 | 0.10 | 0.20 | 0.25 | 0.40 |", section.splitlines())
+
+    def test_gives_each_later_window_as_a_fraction_of_steady(self):
+        section = report.markdown(self.recorded).split("\n## Warm-up\n\n")[1]
+        # 5-10 s: (1000 * 5) / 5 / 2000; 10-15 s is not whole.
+        self.assertIn("| gateway | 5-10 s |", section)
+        self.assertIn("| jar, Java 17 | 0.50 |", section.splitlines())
+
+    def test_gives_the_chart_each_second(self):
+        lines = report.warm_up_chart_data(self.recorded).splitlines()
+        self.assertEqual(lines[0], "second\tjar, Java 17")
+        self.assertEqual(lines[1], "1\t100")
+        self.assertEqual(len(lines), 13)
+
+    def test_a_run_without_warm_up_has_no_section(self):
+        self.assertNotIn("## Warm-up", report.markdown(report.Run(QUICK_RUN)))
+
+
 class CheckTests(unittest.TestCase):
 
     def check(self, tool, path):
