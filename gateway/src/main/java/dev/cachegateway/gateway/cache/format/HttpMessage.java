@@ -88,11 +88,17 @@ final class HttpMessage {
         if (!line.startsWith("HTTP/1.") || line.length() < 12 || line.charAt(8) != ' ') {
             return Optional.empty();
         }
-        String code = line.substring(9, 12);
-        if (!code.chars().allMatch(Character::isDigit) || line.length() > 12 && line.charAt(12) != ' ') {
+        int value = 0;
+        for (int i = 9; i < 12; i++) {
+            char c = line.charAt(i);
+            if (c < '0' || c > '9') {
+                return Optional.empty();
+            }
+            value = value * 10 + (c - '0');
+        }
+        if (line.length() > 12 && line.charAt(12) != ' ') {
             return Optional.empty();
         }
-        int value = Integer.parseInt(code);
         return value >= 100 ? Optional.of(HttpStatusCode.valueOf(value)) : Optional.empty();
     }
 
