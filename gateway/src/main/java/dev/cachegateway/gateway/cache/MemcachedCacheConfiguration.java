@@ -1,6 +1,7 @@
 package dev.cachegateway.gateway.cache;
 
 import dev.cachegateway.gateway.cache.early.EarlyHitFilter;
+import dev.cachegateway.gateway.cache.hit.DecodedItems;
 import dev.cachegateway.gateway.cache.hit.ItemLookup;
 import dev.cachegateway.gateway.cache.hit.NearCache;
 import dev.cachegateway.gateway.cache.invalidate.WriteInvalidation;
@@ -38,8 +39,8 @@ class MemcachedCacheConfiguration {
     }
 
     @Bean
-    ItemLookup itemLookup(ReactiveMemcached memcached, NearCache nearCache) {
-        return new ItemLookup(memcached, nearCache);
+    ItemLookup itemLookup(ReactiveMemcached memcached, NearCache nearCache, DecodedItemsProperties decodedItems) {
+        return new ItemLookup(memcached, nearCache, DecodedItems.of(decodedItems));
     }
 
     @Bean

@@ -6,6 +6,7 @@ import java.net.URI;
 import java.net.http.HttpResponse;
 import java.util.Collections;
 
+import dev.cachegateway.gateway.cache.response.EntityTags;
 import dev.cachegateway.gateway.support.CacheIntegrationTest;
 import dev.cachegateway.gateway.support.RecordingBackend;
 import org.junit.jupiter.api.Test;
@@ -44,6 +45,25 @@ class MemcachedCacheLookupTests extends CacheIntegrationTest {
                 .expectHeader().contentLength(86)
                 .expectBody(String.class).isEqualTo(COMMENT);
 
+        assertThat(backend.totalCalls()).isZero();
+    }
+
+    @Test
+    void answersEachVersionOfAnItemWithItsOwnBytesAndEtag() throws Exception {
+        String changed = COMMENT.replace("paul", "anna");
+        raw.set("/api/v1/comments/8", 0, 0, bytes(COMMENT));
+        String first = client.get().uri("/api/v1/comments/8").exchange().expectStatus().isOk()
+                .returnResult(String.class).getResponseHeaders().getETag();
+
+        // Same length, same key: only the bytes tell the versions apart.
+        raw.set("/api/v1/comments/8", 0, 0, bytes(changed));
+
+        client.get().uri("/api/v1/comments/8").exchange()
+                .expectStatus().isOk()
+                .expectHeader().valueEquals("X-Cache", "HIT")
+                .expectHeader().valueEquals("ETag", EntityTags.of(bytes(changed)))
+                .expectBody(String.class).isEqualTo(changed);
+        assertThat(first).isEqualTo(EntityTags.of(bytes(COMMENT)));
         assertThat(backend.totalCalls()).isZero();
     }
 

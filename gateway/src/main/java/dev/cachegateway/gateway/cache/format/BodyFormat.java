@@ -3,12 +3,12 @@ package dev.cachegateway.gateway.cache.format;
 import java.util.Optional;
 
 import dev.cachegateway.gateway.cache.policy.ItemAge;
+import dev.cachegateway.gateway.cache.policy.StoredFreshness;
 import dev.cachegateway.gateway.cache.response.CapturedResponse;
 import dev.cachegateway.gateway.cache.response.EntityTags;
 import dev.cachegateway.gateway.cache.response.GzipAcceptance;
 import dev.cachegateway.gateway.memcached.CachedItem;
 import dev.cachegateway.gateway.memcached.MetaItem;
-import org.jspecify.annotations.Nullable;
 
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
@@ -29,15 +29,18 @@ public final class BodyFormat implements ItemFormat {
         this.gzipFlag = gzipFlag;
     }
 
-    /** Every item is a body. */
+    /** Every item is a body; every hit on it sends the same headers. */
     @Override
-    public Optional<CapturedResponse> decode(CachedItem item) {
+    public Optional<DecodedItem> decode(CachedItem item) {
         HttpHeaders headers = new HttpHeaders();
         headers.setContentType(contentType);
         if (item.hasFlag(gzipFlag)) {
             headers.set(HttpHeaders.CONTENT_ENCODING, "gzip");
         }
-        return Optional.of(new CapturedResponse(HttpStatus.OK, headers, item.value()));
+        HttpHeaders hitHeaders = HttpHeaders.copyOf(headers);
+        hitHeaders.setETag(EntityTags.of(item.value()));
+        return Optional.of(new DecodedItem(new CapturedResponse(HttpStatus.OK, headers, item.value()),
+                HitHeaders.fixed(hitHeaders), StoredFreshness.NONE));
     }
 
     @Override
@@ -64,11 +67,9 @@ public final class BodyFormat implements ItemFormat {
 
     /** Aged from memcached's remaining TTL and the stale windows in the flags: a body says nothing of its age. */
     @Override
-    public HitAnswer answer(CapturedResponse stored, int flags, long remainingTtl, @Nullable String knownEtag,
-            long nowMillis) {
-        HttpHeaders headers = HttpHeaders.copyOf(stored.headers());
-        headers.setETag(knownEtag != null ? knownEtag : EntityTags.of(stored.body()));
-        return new HitAnswer(new CapturedResponse(stored.status(), headers, stored.body()),
-                ItemAge.of(flags, remainingTtl));
+    public HitAnswer answer(DecodedItem item, int flags, long remainingTtl, long nowMillis) {
+        CapturedResponse stored = item.stored();
+        return new HitAnswer(new CapturedResponse(stored.status(), item.hitHeaders().at(0, nowMillis),
+                stored.body()), ItemAge.of(flags, remainingTtl));
     }
 }

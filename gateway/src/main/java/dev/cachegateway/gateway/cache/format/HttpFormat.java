@@ -7,14 +7,13 @@ import java.util.Set;
 import java.util.TreeSet;
 
 import dev.cachegateway.gateway.cache.outcome.XCache;
-import dev.cachegateway.gateway.cache.policy.ItemAge;
 import dev.cachegateway.gateway.cache.policy.StoredAnswerAge;
+import dev.cachegateway.gateway.cache.policy.StoredFreshness;
 import dev.cachegateway.gateway.cache.response.CapturedResponse;
 import dev.cachegateway.gateway.cache.response.EntityTags;
 import dev.cachegateway.gateway.cache.response.GzipAcceptance;
 import dev.cachegateway.gateway.memcached.CachedItem;
 import dev.cachegateway.gateway.memcached.MetaItem;
-import org.jspecify.annotations.Nullable;
 
 import org.springframework.http.HttpHeaders;
 
@@ -56,9 +55,21 @@ public final class HttpFormat implements ItemFormat {
         return hidden.contains(name.toLowerCase(Locale.ROOT));
     }
 
+    /**
+     * The message, and the headers every hit on it sends: the stored ones less the variant mark, and an ETag of the
+     * body where the backend sent none.
+     */
     @Override
-    public Optional<CapturedResponse> decode(CachedItem item) {
-        return HttpMessage.decode(item.value());
+    public Optional<DecodedItem> decode(CachedItem item) {
+        return HttpMessage.decode(item.value()).map(stored -> {
+            HttpHeaders hitHeaders = HttpHeaders.copyOf(stored.headers());
+            hitHeaders.remove(Variants.HEADER);
+            if (!hitHeaders.containsHeader(HttpHeaders.ETAG)) {
+                hitHeaders.setETag(EntityTags.of(stored.body()));
+            }
+            return new DecodedItem(stored, new AgedHeaders(hitHeaders),
+                    StoredFreshness.of(stored.headers(), System.currentTimeMillis()));
+        });
     }
 
     /** Marks an answer that varies with the digest of this request's headers, so that only its variant shares it. */
@@ -103,25 +114,17 @@ public final class HttpFormat implements ItemFormat {
 
     @Override
     public boolean isFresh(MetaItem found) {
-        return decode(found.item()).map(stored -> StoredAnswerAge.of(stored.headers(), found.item().flags(),
+        return decode(found.item()).map(decoded -> decoded.freshness().at(found.item().flags(),
                 found.remainingTtlSeconds(), System.currentTimeMillis()).age().fresh()).orElse(false);
     }
 
-    /** Aged by RFC 9111 4.2.3 from its stored headers ({@link StoredAnswerAge}); the ETag is the body's. */
+    /** Aged by RFC 9111 4.2.3 from its stored headers ({@link StoredAnswerAge}), with a Date if it has none. */
     @Override
-    public HitAnswer answer(CapturedResponse stored, int flags, long remainingTtl, @Nullable String knownEtag,
-            long nowMillis) {
-        StoredAnswerAge age = StoredAnswerAge.of(stored.headers(), flags, remainingTtl, nowMillis);
-        HttpHeaders headers = HttpHeaders.copyOf(stored.headers());
-        headers.remove(Variants.HEADER);
-        headers.set(HttpHeaders.AGE, Long.toString(age.seconds()));
-        if (!headers.containsHeader(HttpHeaders.DATE)) {
-            headers.setDate(nowMillis);
-        }
-        if (!headers.containsHeader(HttpHeaders.ETAG)) {
-            headers.setETag(EntityTags.of(stored.body()));
-        }
-        return new HitAnswer(new CapturedResponse(stored.status(), headers, stored.body()), age.age());
+    public HitAnswer answer(DecodedItem item, int flags, long remainingTtl, long nowMillis) {
+        StoredAnswerAge age = item.freshness().at(flags, remainingTtl, nowMillis);
+        CapturedResponse stored = item.stored();
+        return new HitAnswer(new CapturedResponse(stored.status(), item.hitHeaders().at(age.seconds(), nowMillis),
+                stored.body()), age.age());
     }
 
     /** A request for another variant than the one under the primary key looks under that variant's own key. */

@@ -6,7 +6,6 @@ import dev.cachegateway.gateway.cache.policy.ItemAge;
 import dev.cachegateway.gateway.cache.response.CapturedResponse;
 import dev.cachegateway.gateway.memcached.CachedItem;
 import dev.cachegateway.gateway.memcached.MetaItem;
-import org.jspecify.annotations.Nullable;
 
 import org.springframework.http.HttpHeaders;
 
@@ -16,8 +15,8 @@ import org.springframework.http.HttpHeaders;
  */
 public sealed interface ItemFormat permits BodyFormat, HttpFormat {
 
-    /** The answer an item holds, as stored; empty when the item is not of this format. */
-    Optional<CapturedResponse> decode(CachedItem item);
+    /** The answer an item holds and what hits on it share; empty when the item is not of this format. */
+    Optional<DecodedItem> decode(CachedItem item);
 
     /** What a backend answer, about to be shared with other requests and stored, carries of the request it answers. */
     CapturedResponse capture(CapturedResponse answer, HttpHeaders requestHeaders);
@@ -35,10 +34,8 @@ public sealed interface ItemFormat permits BodyFormat, HttpFormat {
      * @param flags the item's flags
      * @param remainingTtl memcached's remaining TTL in seconds, or a {@link dev.cachegateway.gateway.memcached.MetaItem}
      * constant when it did not tell one
-     * @param knownEtag the ETag of the item's bytes if it is known already
      */
-    HitAnswer answer(CapturedResponse stored, int flags, long remainingTtl, @Nullable String knownEtag,
-            long nowMillis);
+    HitAnswer answer(DecodedItem item, int flags, long remainingTtl, long nowMillis);
 
     /**
      * A hit's response and age.

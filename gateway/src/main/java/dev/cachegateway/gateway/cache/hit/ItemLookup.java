@@ -3,7 +3,7 @@ package dev.cachegateway.gateway.cache.hit;
 import java.util.Optional;
 
 import dev.cachegateway.gateway.cache.MemcachedCacheFilter;
-import dev.cachegateway.gateway.cache.format.BodyFormat;
+import dev.cachegateway.gateway.cache.format.DecodedItem;
 import dev.cachegateway.gateway.cache.format.ItemFormat;
 import dev.cachegateway.gateway.cache.format.ItemFormat.HitAnswer;
 import dev.cachegateway.gateway.cache.hit.NearCache.NearItem;
@@ -13,7 +13,6 @@ import dev.cachegateway.gateway.logging.BurstLog;
 import dev.cachegateway.gateway.memcached.MemcachedLimits;
 import dev.cachegateway.gateway.memcached.MetaItem;
 import dev.cachegateway.gateway.memcached.ReactiveMemcached;
-import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 
 import org.springframework.http.HttpHeaders;
@@ -30,9 +29,12 @@ public final class ItemLookup {
 
     private final NearCache near;
 
-    public ItemLookup(ReactiveMemcached memcached, NearCache near) {
+    private final DecodedItems decoded;
+
+    public ItemLookup(ReactiveMemcached memcached, NearCache near, DecodedItems decoded) {
         this.memcached = memcached;
         this.near = near;
+        this.decoded = decoded;
     }
 
     /**
@@ -44,23 +46,23 @@ public final class ItemLookup {
         NearItem held = near.get(key);
         if (held != null) {
             MetaItem item = MetaItem.withoutMeta(held.item());
-            return Mono.just(read(item, format.decode(held.item()), bodyEtag(format, held.etag()), requestHeaders,
-                    format));
+            return Mono.just(read(item, decoded.read(key, held.item(), format), requestHeaders, format));
         }
         return memcached.lookup(key, refreshAhead)
                 .flatMap(found -> {
-                    Optional<CapturedResponse> stored = format.decode(found.item());
-                    Optional<String> variant = stored.flatMap(answer -> format.otherVariant(key, answer,
+                    Optional<DecodedItem> stored = decoded.read(key, found.item(), format);
+                    Optional<String> variant = stored.flatMap(item -> format.otherVariant(key, item.stored(),
                             requestHeaders));
                     if (variant.isPresent()) {
-                        return memcached.lookup(variant.get(), 0)
-                                .map(other -> read(other, format.decode(other.item()), null, requestHeaders, format));
+                        return memcached.lookup(variant.get(), 0).map(other -> read(other,
+                                decoded.read(variant.get(), other.item(), format), requestHeaders, format));
                     }
                     // Only a fresh item that nobody must refresh now is worth holding in this gateway.
                     ItemAge age = ItemAge.of(found);
-                    String etag = near.enabled() && age.fresh() && !found.won()
-                            ? near.read(key, found.item(), age).etag() : null;
-                    return Mono.just(read(found, stored, bodyEtag(format, etag), requestHeaders, format));
+                    if (near.enabled() && age.fresh() && !found.won()) {
+                        near.read(key, found.item(), age);
+                    }
+                    return Mono.just(read(found, stored, requestHeaders, format));
                 })
                 .defaultIfEmpty(Lookup.MISS)
                 .onErrorResume(failure -> {
@@ -75,22 +77,17 @@ public final class ItemLookup {
     // An item this client cannot take is as good as none: a gzip body for a client without gzip, or a variant it
     // did not ask for. The backend's answer to that client is not stored, since it would replace the item that the
     // others are served. An item that is not of the route's format is a miss, and the answer replaces it.
-    private static Lookup read(MetaItem found, Optional<CapturedResponse> decoded, @Nullable String etag,
-            HttpHeaders requestHeaders, ItemFormat format) {
+    private static Lookup read(MetaItem found, Optional<DecodedItem> decoded, HttpHeaders requestHeaders,
+            ItemFormat format) {
         if (decoded.isEmpty()) {
             return Lookup.MISS;
         }
-        CapturedResponse stored = decoded.get();
+        CapturedResponse stored = decoded.get().stored();
         if (!format.canAnswer(requestHeaders, stored)) {
             return Lookup.UNUSABLE;
         }
-        HitAnswer hit = format.answer(stored, found.item().flags(), found.remainingTtlSeconds(), etag,
+        HitAnswer hit = format.answer(decoded.get(), found.item().flags(), found.remainingTtlSeconds(),
                 System.currentTimeMillis());
         return Lookup.hit(hit.response(), stored, hit.age(), found.won());
-    }
-
-    // The near-cache's ETag is the digest of the item's bytes: the body's own only in the body format.
-    private static @Nullable String bodyEtag(ItemFormat format, @Nullable String etag) {
-        return format instanceof BodyFormat ? etag : null;
     }
 }

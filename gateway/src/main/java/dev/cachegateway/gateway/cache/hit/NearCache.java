@@ -7,7 +7,6 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Expiry;
 import dev.cachegateway.gateway.cache.NearCacheProperties;
 import dev.cachegateway.gateway.cache.policy.ItemAge;
-import dev.cachegateway.gateway.cache.response.EntityTags;
 import dev.cachegateway.gateway.memcached.CachedItem;
 import org.jspecify.annotations.Nullable;
 
@@ -70,9 +69,9 @@ public final class NearCache {
      * Keeps a fresh item just read from memcached, for the near-cache TTL and never past its freshness where the
      * lookup learned it.
      */
-    public NearItem read(String key, CachedItem item, ItemAge age) {
+    public void read(String key, CachedItem item, ItemAge age) {
         long freshNanos = age.ttl().isPresent() ? Duration.ofSeconds(age.ttl().getAsLong()).toNanos() : Long.MAX_VALUE;
-        return keep(key, item, Math.min(ttlNanos, freshNanos));
+        keep(key, item, Math.min(ttlNanos, freshNanos));
     }
 
     /** Keeps an item this gateway just stored in memcached, fresh for {@code freshSeconds} (0: for ever). */
@@ -96,16 +95,14 @@ public final class NearCache {
         return items.estimatedSize();
     }
 
-    private NearItem keep(String key, CachedItem item, long lifeNanos) {
-        NearItem kept = new NearItem(item, EntityTags.of(item.value()), lifeNanos);
+    private void keep(String key, CachedItem item, long lifeNanos) {
         if (items != null) {
-            items.put(key, kept);
+            items.put(key, new NearItem(item, lifeNanos));
         }
-        return kept;
     }
 
-    /** An item, its ETag computed once rather than on every hit, and how long it may stay. */
-    public record NearItem(CachedItem item, String etag, long lifeNanos) {
+    /** An item and how long it may stay. */
+    public record NearItem(CachedItem item, long lifeNanos) {
 
         long bytes(String key) {
             return (long) item.value().length + 2L * key.length() + ENTRY_OVERHEAD;

@@ -5,6 +5,7 @@ import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 
+import dev.cachegateway.gateway.cache.format.DecodedItem;
 import dev.cachegateway.gateway.cache.format.ItemFormat;
 import dev.cachegateway.gateway.cache.miss.BackendFallback.Waiters;
 import dev.cachegateway.gateway.cache.miss.InFlightRequests.Ticket;
@@ -109,15 +110,15 @@ public final class MissCoalescing {
                 return backend.fetch(exchange, chain, key, outcome, lead);
             }
             // Another replica stored it already.
-            Optional<CapturedResponse> stored = format.decode(item.get());
+            Optional<DecodedItem> stored = format.decode(item.get());
             if (stored.isEmpty()) {
                 return backend.fetch(exchange, chain, key, outcome, lead);
             }
-            CapturedResponse answer = format.answer(stored.get(), item.get().flags(), MetaItem.TTL_UNKNOWN, null,
+            CapturedResponse answer = format.answer(stored.get(), item.get().flags(), MetaItem.TTL_UNKNOWN,
                     System.currentTimeMillis()).response();
             lead.share(answer);
             lead.stored();
-            if (!format.canAnswer(exchange.getRequest().getHeaders(), stored.get())) {
+            if (!format.canAnswer(exchange.getRequest().getHeaders(), stored.get().stored())) {
                 outcome.varyMiss();
                 return chain.filter(exchange);
             }

@@ -34,7 +34,7 @@ final class VariantStore {
     void store(String key, CapturedResponse captured, int flags, int ttlSeconds, Runnable whenDone) {
         // A plain get: a meta lookup could take from a real one the right to refresh an invalidated item.
         memcached.get(key)
-                .map(found -> format.decode(found).map(CapturedResponse::headers).flatMap(Variants::epoch))
+                .map(found -> format.decode(found).map(decoded -> decoded.stored().headers()).flatMap(Variants::epoch))
                 .onErrorReturn(Optional.empty())
                 .defaultIfEmpty(Optional.empty())
                 .subscribe(epoch -> store(key, captured, epoch.orElseGet(Variants::newEpoch), flags, ttlSeconds,

@@ -1,5 +1,6 @@
 package dev.cachegateway.gateway.cache.response;
 
+import java.util.ArrayList;
 import java.util.List;
 
 import dev.cachegateway.gateway.cache.format.Variants;
@@ -39,13 +40,15 @@ public final class CapturedResponseWriter {
             for (String name : NOT_MODIFIED_HEADERS) {
                 List<String> values = answer.headers().get(name);
                 if (values != null) {
-                    headers.put(name, values);
+                    headers.put(name, new ArrayList<>(values));
                 }
             }
             return response.setComplete();
         }
         response.setStatusCode(answer.status());
-        headers.putAll(answer.headers());
+        // Copies of the lists: a hit's headers are shared by every hit on its item, and read-only, while a later
+        // filter may add to the response's.
+        answer.headers().forEach((name, values) -> headers.put(name, new ArrayList<>(values)));
         headers.remove(Variants.HEADER);
         headers.setContentLength(answer.body().length);
         if (HttpMethod.HEAD.equals(request.getMethod())) {

@@ -8,6 +8,7 @@ import java.util.List;
 import dev.cachegateway.gateway.cache.format.ItemFormat.HitAnswer;
 import dev.cachegateway.gateway.cache.response.CapturedResponse;
 import dev.cachegateway.gateway.cache.response.EntityTags;
+import dev.cachegateway.gateway.memcached.CachedItem;
 import dev.cachegateway.gateway.memcached.MetaItem;
 import org.junit.jupiter.api.Test;
 
@@ -74,7 +75,9 @@ class HttpFormatTests {
         headers.set(HttpHeaders.CACHE_CONTROL, "max-age=100");
         headers.set(Variants.HEADER, "digest epoch");
 
-        HitAnswer hit = format.answer(answer(headers), 0, 70, null, NOW);
+        // As srcache stores it: without a Date, so aged from memcached's remaining TTL.
+        CachedItem item = new CachedItem(HttpMessage.encode(HttpStatus.OK, headers, BODY), 0);
+        HitAnswer hit = format.answer(format.decode(item).orElseThrow(), 0, 70, NOW);
 
         assertThat(hit.response().headers().getFirst(HttpHeaders.AGE)).isEqualTo("30");
         assertThat(hit.response().headers().getDate()).isEqualTo(NOW);
