@@ -4,7 +4,7 @@ Markdown report and the chart's data.
 
     report.py check ab|wrk FILE   one measurement's requests/s, p50 and p99; fails if any answer was not a 2xx
     report.py rps ab|wrk FILE     its requests/s alone
-    report.py steady FILE FILE    succeeds if two wrk windows' requests/s are within STEADY_TOLERANCE of each other
+    report.py steady RPS...       succeeds if the last STEADY_WINDOWS windows' requests/s are within STEADY_TOLERANCE
     report.py markdown RUN_DIR    the report of a run
     report.py chart RUN_DIR       the chart's data: label, then requests/s with ab, ab -k and wrk ("?" if none)
     report.py warm-up-chart RUN_DIR   the warm-up chart's data: second, then answers in it per gateway ("?" if none)
@@ -24,8 +24,10 @@ import sys
 from pathlib import Path
 
 TOOLS = ("ab", "ab -k", "wrk")
-# Two wrk windows in a row whose requests/s differ by at most this fraction (of the larger) are steady.
+# Three wrk windows in a row whose requests/s differ by at most this fraction (of the largest) are steady. Two were
+# not enough: a JVM's throughput climbs in steps while the JIT compiles, and two windows on one step agreed.
 STEADY_TOLERANCE = 0.05
+STEADY_WINDOWS = 3
 PAYLOADS = ("single", "collection")
 # The ratios of requests/s the report shows, numerator and denominator by case id without the payload.
 RATIOS = (
@@ -296,7 +298,7 @@ def per_case_table(run, names, values):
 
 
 STEADY_INTRO = """\
-wrk ran in windows of 5 s until two in a row were within {tolerance:.0%} of each other, or for at most 120 s
+wrk ran in windows of 5 s until {windows} in a row were within {tolerance:.0%} of each other, or for at most 120 s
 (then the case says "no"); the last window is the measurement above. ab ran after it, on the warm server.
 
 """
@@ -314,15 +316,15 @@ def steady_section(run):
         became = {"steady": f"yes, after {seconds} s", "cap": f"no: still changing at the cap, {seconds} s",
                   "quick": f"quick: one {seconds} s window"}[status]
         rows.append([label, became, ", ".join(f"{rps:.0f}" for rps in windows)])
-    return ("\n## Steady state\n\n" + STEADY_INTRO.format(tolerance=STEADY_TOLERANCE)
+    return ("\n## Steady state\n\n" + STEADY_INTRO.format(windows=STEADY_WINDOWS, tolerance=STEADY_TOLERANCE)
             + _table(["case", "steady", "requests/s of each window"], ["---", "---", "---"], rows))
 
 
 WARM_UP_INTRO = """\
 A cold gateway (a fresh JVM, or a fresh container of the image with `--cpus 2 --memory 512m`) gets real misses (a
 fresh id per request, one comment, wrk -t2 -c{concurrency}) from the moment its readiness probe says UP, for
-{seconds} s, counted second by second; then its steady throughput is measured as a case's (windows of 5 s until two
-agree within 5%). Each figure is the requests/s of that second or window as a fraction of that steady throughput.
+{seconds} s, counted second by second; then its steady throughput is measured as a case's (windows of 5 s until
+three in a row agree within 5%). Each figure is the requests/s of that second or window as a fraction of that steady throughput.
 Start to ready is from the start of the process (of `docker run` for an image) to readiness UP.
 
 """
@@ -449,11 +451,12 @@ def chart_data(run):
     return "".join(line + "\n" for line in lines)
 
 
-def steady(previous_path, current_path):
-    """0 if two wrk windows' requests/s differ by at most STEADY_TOLERANCE of the larger, 1 if not."""
-    previous = parse_wrk(Path(previous_path).read_text())["rps"]
-    current = parse_wrk(Path(current_path).read_text())["rps"]
-    return 0 if abs(current - previous) <= STEADY_TOLERANCE * max(current, previous) else 1
+def steady(windows):
+    """0 if the last STEADY_WINDOWS windows' requests/s differ by at most STEADY_TOLERANCE of the largest, else 1."""
+    last = [float(rps) for rps in windows][-STEADY_WINDOWS:]
+    if len(last) < STEADY_WINDOWS:
+        return 1
+    return 0 if max(last) - min(last) <= STEADY_TOLERANCE * max(last) else 1
 
 
 def check(tool, path):
@@ -474,8 +477,8 @@ def main(argv):
     if len(argv) == 4 and argv[1] == "rps" and argv[2] in PARSERS:
         print(PARSERS[argv[2]](Path(argv[3]).read_text())["rps_text"])
         return 0
-    if len(argv) == 4 and argv[1] == "steady":
-        return steady(argv[2], argv[3])
+    if len(argv) >= 3 and argv[1] == "steady":
+        return steady(argv[2:])
     if len(argv) == 3 and argv[1] == "markdown":
         sys.stdout.write(markdown(Run(argv[2])))
         return 0

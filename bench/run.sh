@@ -57,8 +57,8 @@ http_items_args=(--spring.config.additional-location="$bench/http-items.yml")
 jvm_start_seconds=120
 # The warm-up case: real misses for this long from the moment a cold gateway is ready (a quick run: 5 s).
 warm_up_seconds=60
-# A full run measures each wrk case once its throughput is steady: wrk runs in windows of window_seconds until two
-# windows in a row are within report.py's STEADY_TOLERANCE of each other, for at most steady_cap_seconds, and the
+# A full run measures each wrk case once its throughput is steady: wrk runs in windows of window_seconds until
+# report.py's STEADY_WINDOWS in a row are within its STEADY_TOLERANCE of each other, for at most steady_cap_seconds, and the
 # last window is the measurement. A JVM's throughput climbs for a minute or more while the JIT compiles, so a
 # fixed warm-up would measure some cases before they are steady. A quick run measures one short window.
 window_seconds=5
@@ -427,13 +427,13 @@ checked() {
     }
 }
 
-# until_steady ID LABEL SERVER URL FRESH: wrk in windows until two in a row are within report.py's tolerance of each
-# other or the cap is reached (one 2 s window in a quick run), each window checked. The last window is the
+# until_steady ID LABEL SERVER URL FRESH: wrk in windows until the last few are within report.py's tolerance of each
+# other (report.py steady) or the cap is reached (one 2 s window in a quick run), each window checked. The last window is the
 # measurement: out/ID.wrk.txt, with the CPU time and peak RSS of the servers during it. steady.tsv gets the case's
 # windows: ID, LABEL, steady|cap|quick, seconds measured, requests/s of each window.
 until_steady() {
     local id=$1 label=$2 server=$3 url=$4 fresh=$5 output="out/$1.wrk.txt" seconds=0 windows=() status cpu
-    local window=$work/out/$1.window.txt previous=$work/out/$1.previous-window.txt rps length=$window_seconds
+    local window=$work/out/$1.window.txt rps length=$window_seconds
     if $quick; then length=2; fi
     while :; do
         reset_peak_rss
@@ -445,16 +445,14 @@ until_steady() {
         windows+=("$rps")
         if $quick; then seconds=2 status=quick; break; fi
         seconds=$((seconds + window_seconds))
-        if [ ${#windows[@]} -ge 2 ] && python3 "$bench/report.py" steady "$previous" "$window"; then
+        if python3 "$bench/report.py" steady "${windows[@]}"; then
             status=steady
             break
         fi
         if [ "$seconds" -ge "$steady_cap_seconds" ]; then status=cap; break; fi
         log "$label: $rps requests/s in the last ${window_seconds} s, not steady yet"
-        mv "$window" "$previous"
     done
     mv "$window" "$work/$output"
-    rm -f "$previous"
     printf '%s\n' "$cpu" >>"$work/cpu.tsv"
     record_rss "$id"
     checked "$label" "$server" wrk "$work/$output"
