@@ -112,10 +112,12 @@ public final class HttpFormat implements ItemFormat {
         return GzipAcceptance.canTake(requestHeaders, stored) && Variants.matches(stored.headers(), requestHeaders);
     }
 
+    // Only the stored headers: a replica that waits for another's answer asks this on every poll, and needs no ETag.
     @Override
     public boolean isFresh(MetaItem found) {
-        return decode(found.item()).map(decoded -> decoded.freshness().at(found.item().flags(),
-                found.remainingTtlSeconds(), System.currentTimeMillis()).age().fresh()).orElse(false);
+        return HttpMessage.decode(found.item().value()).map(stored -> StoredAnswerAge.of(stored.headers(),
+                found.item().flags(), found.remainingTtlSeconds(), System.currentTimeMillis()).age().fresh())
+                .orElse(false);
     }
 
     /** Aged by RFC 9111 4.2.3 from its stored headers ({@link StoredAnswerAge}), with a Date if it has none. */
