@@ -66,7 +66,8 @@ public class ReactiveMemcached implements AutoCloseable {
         return onNodeOf(key, node -> {
             PoolClient meta = metaClientFor(node);
             return meta != null
-                    ? guarded(node, node.timers().metaGet(), futures.operation(() -> meta.metaGet(key, recacheSeconds)))
+                    ? guarded(node, node.timers().metaGet(),
+                            futures.operation(meta.reader(node.index()), () -> meta.metaGet(key, recacheSeconds)))
                     : guarded(node, node.timers().get(), getFrom(node, key).map(MetaItem::withoutMeta));
         });
     }
@@ -84,7 +85,7 @@ public class ReactiveMemcached implements AutoCloseable {
             PoolClient meta = metaClientFor(node);
             return meta != null
                     ? guarded(node, node.timers().metaDelete(),
-                            futures.operation(() -> meta.metaInvalidate(key, keepSeconds)))
+                            futures.operation(meta.reader(node.index()), () -> meta.metaInvalidate(key, keepSeconds)))
                     : guarded(node, node.timers().delete(), operation(node, client -> client.delete(key)));
         });
     }
@@ -154,12 +155,19 @@ public class ReactiveMemcached implements AutoCloseable {
         return Mono.defer(() -> operation.apply(pool.nodeFor(key)));
     }
 
+    // The client is taken once, so that the deadline watches the connection the operation goes out on.
     private Mono<CachedItem> getFrom(PoolNode node, String key) {
-        return futures.get(() -> pool.clientFor(node).asyncGet(key, transcoder));
+        return Mono.defer(() -> {
+            PoolClient client = pool.clientFor(node);
+            return futures.get(client.reader(node.index()), () -> client.asyncGet(key, transcoder));
+        });
     }
 
     private Mono<Boolean> operation(PoolNode node, Function<MemcachedClient, OperationFuture<Boolean>> start) {
-        return futures.operation(() -> start.apply(pool.clientFor(node)));
+        return Mono.defer(() -> {
+            PoolClient client = pool.clientFor(node);
+            return futures.operation(client.reader(node.index()), () -> start.apply(client));
+        });
     }
 
     // Timed inside the breaker: what the breaker turns away never reaches memcached and is not a lookup.

@@ -2,13 +2,17 @@ package dev.cachegateway.gateway.memcached.operation;
 
 import java.time.Duration;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Decides, when an operation's deadline passes, whose time ran out: memcached's, or the gateway's own. A deadline is
  * meant to catch a memcached that does not answer; a GC pause or a starved CPU in the gateway runs the same clock
  * down while memcached sits idle, and so does an operation's wait in the gateway's own queue before it is written
  * for memcached. Blaming memcached for either opens its breaker and sends every lookup to the backend just when the
  * gateway can least afford it. So the time the gateway itself lost is given back, and an
- * operation that still has none of its own left after {@code maxGatewayDelay} fails as the gateway's delay.
+ * operation that still has none of its own left after {@code maxGatewayDelay} fails as the gateway's delay. Once
+ * memcached seems to have had its time, the operation's connection has the last word ({@link Reading}): an answer
+ * can only be late by memcached's doing if the gateway has read everything memcached sent, or sits waiting for more.
  */
 public final class DeadlineJudge {
 
@@ -39,6 +43,9 @@ public final class DeadlineJudge {
 
         /** When memcached last answered any operation of this client (System.nanoTime). */
         long lastAnswerAt();
+
+        /** What the operation's connection says of memcached at {@code now}. */
+        Reading reading(long now, Stalls stalls);
     }
 
     /** What to do about a deadline that passed. */
@@ -90,15 +97,31 @@ public final class DeadlineJudge {
         long sentAt = progress.sentAt();
         long memcachedHad = memcachedHad(startNanos, nowNanos, sentAt);
         if (memcachedHad >= timeoutNanos) {
-            return catchingUp(nowNanos, elapsed, progress.lastAnswerAt())
-                    ? new Verdict(Outcome.WAIT, minimumStallNanos) : new Verdict(Outcome.MEMCACHED_TIMEOUT, 0);
+            return switch (progress.reading(nowNanos, stalls)) {
+                case LATE, SILENT -> new Verdict(Outcome.MEMCACHED_TIMEOUT, 0);
+                case ON_TIME, BEHIND -> gatewaysDelay(startNanos, nowNanos, null, minimumStallNanos);
+                case UNKNOWN -> catchingUp(nowNanos, elapsed, progress.lastAnswerAt())
+                        ? new Verdict(Outcome.WAIT, minimumStallNanos) : new Verdict(Outcome.MEMCACHED_TIMEOUT, 0);
+            };
         }
-        long leftToWait = maxGatewayDelayNanos - elapsed;
+        return gatewaysDelay(startNanos, nowNanos, progress, timeoutNanos - memcachedHad);
+    }
+
+    // The time went on the gateway's side: wait up to the longest wait, looking again after at most {@code next}.
+    // Then it is the gateway's delay, unless the stalls alone excused memcached ({@code unexcused} is the operation
+    // whose connection did not speak for memcached).
+    private Verdict gatewaysDelay(long startNanos, long nowNanos, @Nullable Progress unexcused, long next) {
+        long leftToWait = maxGatewayDelayNanos - (nowNanos - startNanos);
         if (leftToWait <= 0) {
-            return new Verdict(silentThroughout(startNanos, sentAt, memcachedHad, progress.lastAnswerAt())
-                    ? Outcome.MEMCACHED_TIMEOUT : Outcome.GATEWAY_DELAY, 0);
+            if (unexcused == null) {
+                return new Verdict(Outcome.GATEWAY_DELAY, 0);
+            }
+            Progress progress = unexcused;
+            long sentAt = progress.sentAt();
+            return new Verdict(silentThroughout(startNanos, sentAt, memcachedHad(startNanos, nowNanos, sentAt),
+                    progress.lastAnswerAt()) ? Outcome.MEMCACHED_TIMEOUT : Outcome.GATEWAY_DELAY, 0);
         }
-        return new Verdict(Outcome.WAIT, Math.min(timeoutNanos - memcachedHad, leftToWait));
+        return new Verdict(Outcome.WAIT, Math.min(next, leftToWait));
     }
 
     // After a pause the gateway has a backlog of memcached's answers to read, while requests keep arriving: an

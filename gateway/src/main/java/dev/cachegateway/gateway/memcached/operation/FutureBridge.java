@@ -7,6 +7,7 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 import dev.cachegateway.gateway.memcached.operation.DeadlineJudge.Progress;
+import dev.cachegateway.gateway.memcached.operation.DeadlineJudge.Stalls;
 import dev.cachegateway.gateway.memcached.operation.OperationDeadlines.Deadline;
 import net.spy.memcached.internal.GetFuture;
 import net.spy.memcached.internal.OperationFuture;
@@ -34,17 +35,17 @@ public final class FutureBridge {
         this.completions = completions;
     }
 
-    /** A lookup, started on subscription. */
-    public <T> Mono<T> get(Supplier<GetFuture<T>> start) {
-        return bridge(() -> {
+    /** A lookup, started on subscription, on the connection that {@code reader} watches. */
+    public <T> Mono<T> get(Reader reader, Supplier<GetFuture<T>> start) {
+        return bridge(reader, () -> {
             GetFuture<T> future = start.get();
             return new Started<>(future, done -> future.addListener(completed -> done.run()));
         });
     }
 
-    /** Any other operation, started on subscription. */
-    public <T> Mono<T> operation(Supplier<OperationFuture<T>> start) {
-        return bridge(() -> {
+    /** Any other operation, started on subscription, on the connection that {@code reader} watches. */
+    public <T> Mono<T> operation(Reader reader, Supplier<OperationFuture<T>> start) {
+        return bridge(reader, () -> {
             OperationFuture<T> future = start.get();
             return new Started<>(future, done -> future.addListener(completed -> done.run()));
         });
@@ -54,7 +55,7 @@ public final class FutureBridge {
     private record Started<T>(Future<T> future, Consumer<Runnable> whenDone) {
     }
 
-    private <T> Mono<T> bridge(Supplier<Started<T>> start) {
+    private <T> Mono<T> bridge(Reader reader, Supplier<Started<T>> start) {
         return Mono.create(sink -> {
             Executor caller = completions.ofCaller();
             Started<T> started = start.get();
@@ -77,6 +78,11 @@ public final class FutureBridge {
                 @Override
                 public long lastAnswerAt() {
                     return lastAnswerAt;
+                }
+
+                @Override
+                public Reading reading(long now, Stalls stalls) {
+                    return reader.reading(now, stalls);
                 }
             }, expired -> caller.execute(() -> sink.error(expired)));
             sink.onDispose(() -> {

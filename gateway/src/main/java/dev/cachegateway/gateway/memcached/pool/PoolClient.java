@@ -7,12 +7,14 @@ import java.util.concurrent.CountDownLatch;
 import java.util.function.Function;
 
 import dev.cachegateway.gateway.memcached.MetaItem;
+import dev.cachegateway.gateway.memcached.operation.Reader;
 import dev.cachegateway.gateway.memcached.protocol.meta.MetaCallback;
 import dev.cachegateway.gateway.memcached.protocol.meta.MetaGetOperation;
 import dev.cachegateway.gateway.memcached.protocol.meta.MetaInvalidateOperation;
 import dev.cachegateway.gateway.memcached.ring.RingLocator;
 import net.spy.memcached.ConnectionFactory;
 import net.spy.memcached.MemcachedClient;
+import net.spy.memcached.MemcachedNode;
 import net.spy.memcached.internal.OperationFuture;
 import net.spy.memcached.ops.Operation;
 import net.spy.memcached.ops.OperationStatus;
@@ -33,10 +35,18 @@ public final class PoolClient extends MemcachedClient {
 
     private final ServerVersions versions;
 
+    private final Reader[] readers;
+
     private PoolClient(ConnectionFactory factory, List<InetSocketAddress> addresses, int servers) throws IOException {
         super(factory, addresses);
         this.locator = (RingLocator) getNodeLocator();
         this.versions = new ServerVersions(servers);
+        this.readers = new Reader[servers];
+        for (int index = 0; index < servers; index++) {
+            MemcachedNode node = locator.node(index);
+            readers[index] = node != null && mconn instanceof WatchedConnection watched ? watched.readerOf(node)
+                    : Reader.UNKNOWN;
+        }
     }
 
     /**
@@ -60,6 +70,11 @@ public final class PoolClient extends MemcachedClient {
     /** The version the server at {@code index} reported on its current connection, or null while unknown. */
     public @Nullable String version(int index) {
         return versions.version(index);
+    }
+
+    /** What the connection to the server at {@code index} says of memcached, for its operations' deadlines. */
+    public Reader reader(int index) {
+        return readers[index];
     }
 
     /** {@code mg}: the item with its remaining TTL and recache flags, or null on a miss. Never creates an item. */

@@ -1,5 +1,7 @@
 package dev.cachegateway.gateway.memcached.pool;
 
+import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ExecutorService;
@@ -11,6 +13,7 @@ import dev.cachegateway.gateway.memcached.ring.RingLocator;
 import net.spy.memcached.ConnectionFactoryBuilder.Protocol;
 import net.spy.memcached.DefaultConnectionFactory;
 import net.spy.memcached.FailureMode;
+import net.spy.memcached.MemcachedConnection;
 import net.spy.memcached.MemcachedNode;
 import net.spy.memcached.NodeLocator;
 import net.spy.memcached.OperationFactory;
@@ -74,8 +77,16 @@ public final class PoolConnectionFactory extends DefaultConnectionFactory {
     }
 
     @Override
+    public MemcachedConnection createConnection(List<InetSocketAddress> addresses) throws IOException {
+        return new WatchedConnection(getReadBufSize(), this, addresses, properties.getOperationTimeout());
+    }
+
+    // spymemcached drops an operation that waited this long in its queue, unwritten, as timed out: memcached's
+    // failure to the caller, although memcached never saw it. The deadlines judge whose time ran out (see
+    // OperationDeadlines); by the longest wait they allow, the caller has gone and what is left is only dropped.
+    @Override
     public long getOperationTimeout() {
-        return properties.getOperationTimeout().toMillis();
+        return properties.getOperationTimeout().plus(properties.getMaxGatewayDelay()).toMillis();
     }
 
     @Override

@@ -155,7 +155,52 @@ class DeadlineJudgeTests {
                 .isEqualTo(Outcome.MEMCACHED_TIMEOUT);
     }
 
+    @Test
+    void blamesMemcachedWhenTheGatewayReadAllItSentSinceTheOldestOperationWasDue() {
+        assertThat(judge.judge(start, start + 100 * MS, progress(false, Progress.UNKNOWN, neverAnswered, Reading.LATE))
+                .outcome()).isEqualTo(Outcome.MEMCACHED_TIMEOUT);
+    }
+
+    @Test
+    void blamesMemcachedWhenTheGatewaysReaderSitsWaitingForIt() {
+        assertThat(judge.judge(start, start + 100 * MS,
+                progress(false, Progress.UNKNOWN, neverAnswered, Reading.SILENT)).outcome())
+                .isEqualTo(Outcome.MEMCACHED_TIMEOUT);
+    }
+
+    @Test
+    void waitsWhileTheGatewaysReaderIsBehindThoughTheGatewayNeverStalled() {
+        Progress behind = progress(false, Progress.UNKNOWN, neverAnswered, Reading.BEHIND);
+
+        Verdict verdict = judge.judge(start, start + 100 * MS, behind);
+
+        assertThat(verdict.outcome()).isEqualTo(Outcome.WAIT);
+        assertThat(verdict.waitNanos()).isEqualTo(DeadlineJudge.minimumStall(TIMEOUT).toNanos());
+        assertThat(judge.judge(start, start + 1000 * MS, behind).outcome()).isEqualTo(Outcome.GATEWAY_DELAY);
+    }
+
+    @Test
+    void waitsWhileNothingOnTheConnectionHasWaitedAWholeTimeout() {
+        Progress queued = progress(false, Progress.UNKNOWN, neverAnswered, Reading.ON_TIME);
+
+        assertThat(judge.judge(start, start + 150 * MS, queued).outcome()).isEqualTo(Outcome.WAIT);
+        assertThat(judge.judge(start, start + 1000 * MS, queued).outcome()).isEqualTo(Outcome.GATEWAY_DELAY);
+    }
+
+    @Test
+    void asksTheConnectionOnlyOnceMemcachedHadItsTimeout() {
+        Verdict verdict = judge.judge(start, start + 100 * MS,
+                progress(false, start + 60 * MS, neverAnswered, Reading.LATE));
+
+        assertThat(verdict.outcome()).isEqualTo(Outcome.WAIT);
+        assertThat(verdict.waitNanos()).isEqualTo(60 * MS);
+    }
+
     private static Progress progress(boolean answered, long sentAt, long lastAnswerAt) {
+        return progress(answered, sentAt, lastAnswerAt, Reading.UNKNOWN);
+    }
+
+    private static Progress progress(boolean answered, long sentAt, long lastAnswerAt, Reading reading) {
         return new Progress() {
 
             @Override
@@ -171,6 +216,11 @@ class DeadlineJudgeTests {
             @Override
             public long lastAnswerAt() {
                 return lastAnswerAt;
+            }
+
+            @Override
+            public Reading reading(long now, DeadlineJudge.Stalls stalls) {
+                return reading;
             }
         };
     }
