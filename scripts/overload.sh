@@ -9,9 +9,12 @@
 #
 #   flock /tmp/ports.lock scripts/overload.sh   (needs memcached, wrk and nginx, from Debian's packages, and the jars)
 #
-# GATEWAY_JAVA_OPTS changes the gateway's JVM flags (the ergonomic SerialGC: "-Xmx308m -XX:+UseSerialGC"),
-# GATEWAY_JAR runs another build of the gateway, CONNECTIONS and DURATION (s) change the runs, WARM_UP (s) the
-# warm-up before them, LABEL names them.
+# GATEWAY_IMAGE runs the gateway's image instead of its jar, as deployed: docker run --cpus 2 --memory 512m, with the
+# image's own JVM, flags and AOT cache (build it with: docker build -t memcached-gateway/gateway gateway). Otherwise
+# the jar runs on GATEWAY_JAVA (java; the image runs Java 25: /usr/lib/jvm/temurin-25-jdk-amd64/bin/java on this
+# project's machines) with GATEWAY_JAVA_OPTS (the image's heap and GC; its old ergonomic SerialGC was
+# "-Xmx308m -XX:+UseSerialGC"). GATEWAY_JAR runs another build of the gateway, CONNECTIONS and DURATION (s) change
+# the runs, WARM_UP (s) the warm-up before them, LABEL names them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -24,14 +27,27 @@ duration=${DURATION:-10}
 warm_up=${WARM_UP:-60}
 read -r -a connections <<<"${CONNECTIONS:-50 1000 4000}"
 read -r -a java_opts <<<"${GATEWAY_JAVA_OPTS:--Xmx308m -XX:+UseG1GC}"
-label=${LABEL:-${GATEWAY_JAVA_OPTS:--Xmx308m -XX:+UseG1GC}}
+gateway_java=${GATEWAY_JAVA:-java}
+image=${GATEWAY_IMAGE:-}
+container=overload-gateway-$$
+if [ -n "$image" ]; then
+    label=${LABEL:-the image $image (--cpus 2 --memory 512m)}
+else
+    java_version=$("$gateway_java" -XshowSettings:properties -version 2>&1 |
+        awk '/java.specification.version/ {print $3}')
+    label=${LABEL:-Java $java_version, ${GATEWAY_JAVA_OPTS:--Xmx308m -XX:+UseG1GC}}
+fi
 paths=300
 work=$(mktemp -d)
 
 # shellcheck source=scripts/common.sh
 source scripts/common.sh
 
-cleanup() { finish $? "$work" "${pids[@]}"; }
+cleanup() {
+    local status=$?
+    if [ -n "$image" ]; then docker rm -f "$container" >/dev/null 2>&1 || true; fi
+    finish "$status" "$work" "${pids[@]}"
+}
 trap cleanup EXIT INT TERM
 
 need memcached memcached
@@ -48,9 +64,15 @@ done
 start_memcached "$memcached_port" 64 "$work/memcached.log"
 spawn "$work/comments.log" java -jar "$comments_jar" --server.port="$comments_port" --comments.max-age=3600s
 comments_pid=$spawned
-spawn "$work/gateway.log" java "${java_opts[@]}" -jar "$gateway_jar" --server.port="$gateway_port" \
-    --management.server.port="$management_port" --memcached.servers="127.0.0.1:$memcached_port" \
-    --comments-service.uri="http://127.0.0.1:$comments_port"
+gateway_args=(--server.port="$gateway_port" --management.server.port="$management_port"
+    --memcached.servers="127.0.0.1:$memcached_port" --comments-service.uri="http://127.0.0.1:$comments_port")
+if [ -n "$image" ]; then
+    # The host's network: the gateway reaches memcached and comments-service on 127.0.0.1, as the jar does.
+    spawn "$work/gateway.log" docker run --rm --name "$container" --network host --cpus 2 --memory 512m "$image" \
+        "${gateway_args[@]}"
+else
+    spawn "$work/gateway.log" "$gateway_java" "${java_opts[@]}" -jar "$gateway_jar" "${gateway_args[@]}"
+fi
 gateway_pid=$spawned
 await "http://127.0.0.1:$comments_port/actuator/health" 90 "$comments_pid" "$work/comments.log"
 await "http://127.0.0.1:$management_port/actuator/health" 90 "$gateway_pid" "$work/gateway.log"
