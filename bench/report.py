@@ -20,6 +20,7 @@ RUN_DIR holds what bench/run.sh writes as it goes, all tab-separated:
 """
 
 import re
+import statistics
 import sys
 from pathlib import Path
 
@@ -190,6 +191,9 @@ class Run:
         # (name, label, milliseconds to ready, [answers in each second], steady case id).
         self.warm_ups = [(name, label, int(ready), parse_per_second((self.directory / output).read_text()), case)
                          for name, label, ready, output, case in _rows(self.directory / "warm-up.tsv", 5)]
+        # (numerator case id, denominator case id, [its requests/s per round], [the other's]), from paired_rounds.
+        self.paired = [(a, b, [float(rps) for rps in a_rps.split(",")], [float(rps) for rps in b_rps.split(",")])
+                       for a, b, a_rps, b_rps in _rows(self.directory / "paired.tsv", 4)]
         self.cases = {}
         for case, label, _, _ in self.measurements:
             self.cases.setdefault(case, label)
@@ -289,6 +293,33 @@ def ratios_table(run):
             rows.append(cells)
     return _table(["ratio of requests/s", "payload", "ab", "ab -k", "wrk"], ["---", "---", "---:", "---:", "---:"],
                   rows)
+
+
+PAIRED_INTRO = """\
+The same ratios again, from rounds that alternate the two sides (one 5 s wrk window each, the first side changing
+every round), after every case above had run: both sides meet the same stage of their JITs and the same load on the
+machine, which two cases minutes apart do not. The figure is the median of the rounds' ratios.
+
+"""
+
+
+def paired_section(run):
+    """Per pair and payload: the median of the rounds' ratios, their range, and each side's median requests/s."""
+    if not run.paired:
+        return ""
+    names = {(numerator, denominator): name for name, numerator, denominator in RATIOS}
+    rows = []
+    for a, b, a_rps, b_rps in run.paired:
+        payload = next(p for p in PAYLOADS if a.endswith("-" + p))
+        pair = (a[:-len(payload) - 1], b[:-len(payload) - 1])
+        ratios = [x / y for x, y in zip(a_rps, b_rps) if y]
+        rows.append([names.get(pair, " / ".join(pair)), payload, str(len(ratios)),
+                     f"{statistics.median(ratios):.2f}" if ratios else "n/a",
+                     f"{min(ratios):.2f}-{max(ratios):.2f}" if ratios else "n/a",
+                     f"{statistics.median(a_rps):.0f} / {statistics.median(b_rps):.0f}"])
+    return ("\n## Ratios in alternating rounds\n\n" + PAIRED_INTRO
+            + _table(["ratio of requests/s", "payload", "rounds", "median", "range", "median requests/s"],
+                     ["---", "---", "---:", "---:", "---:", "---:"], rows))
 
 
 def per_case_table(run, names, values):
@@ -422,6 +453,7 @@ def markdown(run):
         results_table(run),
         "\n## Ratios\n\n",
         ratios_table(run),
+        paired_section(run),
         "\n## CPU time per request (microseconds, during the wrk run)\n\n",
         CPU_INTRO,
         per_case_table(run, cpu_names, {case: {name: f"{microseconds:.1f}" for name, microseconds in values.items()}

@@ -91,6 +91,16 @@ nginx-hit               nginx-article    cached    ab,ab-k,wrk   nginx hit (arti
 nginx-keepalive-hit     nginx-keepalive  cached    ab,ab-k,wrk   nginx hit (keepalive)
 nginx-keepalive-miss    nginx-keepalive  fresh     wrk           nginx miss (keepalive, fresh ids)
 '
+# Ratios also measured in alternating rounds, after every case has run: numerator and denominator case ids. Two
+# cases run minutes apart meet their JVMs at different stages of the JIT's work and the machine at another load, so
+# a ratio of two separate measurements swings by 10-15%; rounds that alternate the two sides (A B, then B A) share
+# both. Each round is one wrk window per side; the report gives the median of the rounds' ratios.
+pairs='
+gateway-pass       spring-pass
+gateway-real-miss  gateway-pass
+gateway-hit        nginx-keepalive-hit
+'
+paired_rounds=6
 declare -A payload_path=([single]=/api/v1/comments/1 [collection]=/api/v1/comments/users/1)
 # A fresh id is appended to these.
 declare -A fresh_prefix=([single]=/api/v1/comments/ [collection]=/api/v1/comments/users/)
@@ -480,23 +490,73 @@ measure() {
     printf '%s\t%s\t%s\t%s\n' "$id" "$label" "$name" "$output" >>"$work/measurements.tsv"
 }
 
+# target_of SERVER ASKS PAYLOAD: the URL a case asks.
+target_of() {
+    case $2 in
+        no_cache) echo "${server_url[$1]}${payload_path[$3]}/no_cache" ;;
+        cached) echo "${server_url[$1]}${payload_path[$3]}" ;;
+        fresh) echo "${server_url[$1]}${fresh_prefix[$3]}" ;;
+        *) fail "a case asks for $2" ;;
+    esac
+}
+
+# selected ID SERVER: whether this run measures the case.
+selected() {
+    [[ -n $1 && $1 != \#* && $1 =~ $BENCH_CASES ]] && ! { [[ $2 == nginx-* ]] && ! $nginx_available; }
+}
+
 # each_case COMMAND: runs COMMAND ID LABEL SERVER ASKS TOOLS URL for every case and payload, in order.
 each_case() {
-    local payload id server asks tools label target
+    local payload id server asks tools label
     for payload in single collection; do
         # The cases are read from fd 3, so that no command in the loop can take them from stdin.
         while read -r -u 3 id server asks tools label; do
-            [[ -z $id || $id == \#* ]] && continue
-            [[ $id =~ $BENCH_CASES ]] || continue
-            [[ $server == nginx-* ]] && ! $nginx_available && continue
-            case $asks in
-                no_cache) target=${server_url[$server]}${payload_path[$payload]}/no_cache ;;
-                cached) target=${server_url[$server]}${payload_path[$payload]} ;;
-                fresh) target=${server_url[$server]}${fresh_prefix[$payload]} ;;
-                *) fail "case $id asks for $asks" ;;
-            esac
-            "$1" "$id-$payload" "$label, $payload" "$server" "$asks" "$tools" "$target"
+            selected "$id" "$server" || continue
+            "$1" "$id-$payload" "$label, $payload" "$server" "$asks" "$tools" "$(target_of "$server" "$asks" "$payload")"
         done 3<<<"$cases"
+    done
+}
+
+# paired_rounds: each pair of selected cases, for each payload, in rounds of one wrk window per side, alternating
+# which side goes first. paired.tsv gets NUMERATOR-ID, DENOMINATOR-ID and each side's requests/s, one per round.
+paired_rounds() {
+    local payload a b round side server asks rps url fresh window=$work/out/paired.txt length=$window_seconds
+    local rounds=$paired_rounds
+    if $quick; then length=2 rounds=1; fi
+    for payload in single collection; do
+        while read -r -u 3 a b; do
+            [ -n "$a" ] || continue
+            local -A asked=()
+            for side in "$a" "$b"; do
+                read -r _ server asks _ < <(grep -E "^${side}[[:space:]]" <<<"$cases")
+                selected "$side" "$server" || continue 2
+                asked[$side]="$server $asks"
+            done
+            log "alternating $a and $b, $payload: $rounds rounds"
+            local -A rounds_rps=([$a]="" [$b]="")
+            for ((round = 0; round <= rounds; round++)); do
+                for side in $( ((round % 2)) && echo "$b $a" || echo "$a $b"); do
+                    read -r server asks <<<"${asked[$side]}"
+                    url=$(target_of "$server" "$asks" "$payload")
+                    # Round 0 only checks that a hit still hits; the rounds alternate which side goes first.
+                    if [ "$asks" = cached ]; then expect_hit "$server" "$url"; fi
+                    if ((round == 0)); then continue; fi
+                    fresh=no
+                    if [ "$asks" = fresh ]; then fresh=yes; fi
+                    run_tool "$window" wrk "$url" "$fresh" "$length"
+                    checked "$side, $payload (paired)" "$server" wrk "$window" >/dev/null
+                    rps=$(python3 "$bench/report.py" rps wrk "$window")
+                    rounds_rps[$side]+="${rounds_rps[$side]:+,}$rps"
+                done
+            done
+            for side in "$a" "$b"; do
+                read -r server asks <<<"${asked[$side]}"
+                if [ "$asks" = cached ]; then expect_hit "$server" "$(target_of "$server" "$asks" "$payload")"; fi
+            done
+            printf '%s\t%s\t%s\t%s\n' "$a-$payload" "$b-$payload" "${rounds_rps[$a]}" "${rounds_rps[$b]}" \
+                >>"$work/paired.tsv"
+            unset asked rounds_rps
+        done 3<<<"$pairs"
     done
 }
 
@@ -681,6 +741,7 @@ main() {
 
     each_case prime_case
     each_case measure_case
+    paired_rounds
     warm_up_all
     report
 }

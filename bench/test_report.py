@@ -225,6 +225,32 @@ class SteadyStateTests(unittest.TestCase):
         self.assertEqual(tools, ["ab", "ab -k", "wrk"])
 
 
+class PairedRoundsTests(unittest.TestCase):
+    """Alternating rounds recorded beside the quick run."""
+
+    def setUp(self):
+        self.directory = Path(tempfile.mkdtemp())
+        self.addCleanup(shutil.rmtree, self.directory)
+        shutil.copytree(QUICK_RUN, self.directory, dirs_exist_ok=True)
+        (self.directory / "paired.tsv").write_text(
+            "gateway-pass-single\tspring-pass-single\t900,1000,950\t1000,1000,1000\n"
+            "gateway-hit-collection\tnginx-keepalive-hit-collection\t500,400\t1000,0\n")
+        self.recorded = report.Run(self.directory)
+
+    def test_gives_the_median_of_the_rounds_ratios_and_their_range(self):
+        section = report.markdown(self.recorded).split("\n## Ratios in alternating rounds\n\n")[1]
+        self.assertIn("| gateway pass-through / spring pass-through | single | 3 | 0.95 | 0.90-1.00 | 950 / 1000 |",
+                      section.splitlines())
+
+    def test_leaves_out_a_round_whose_denominator_answered_nothing(self):
+        section = report.paired_section(self.recorded)
+        self.assertIn("| gateway hit / nginx hit (keepalive) | collection | 1 | 0.50 | 0.50-0.50 | 450 / 500 |",
+                      section.splitlines())
+
+    def test_a_run_without_rounds_has_no_section(self):
+        self.assertNotIn("alternating rounds", report.markdown(report.Run(QUICK_RUN)))
+
+
 class WarmUpTests(unittest.TestCase):
     """A warm-up of 12 s recorded beside the quick run: per-second counts, then the steady case's windows."""
 
