@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Hits under overload: the gateway and nginx's memcached_pass in front of the same memcached, each driven by wrk
-# with 50, 1,000 and 4,000 connections over 300 preloaded paths. It prints a table of requests per second, p99,
+# with 50, 1,000 and 4,000 connections over 300 preloaded paths. It prints a table of requests per second, the
+# gateway's CPU time per request (which the load generator's share of the same cores does not move), p99,
 # wrk's timeouts, non-2xx answers and, for the gateway, the lookups counted as memcached errors, the circuit breaker's
 # transitions, the operations given up as the gateway's own delay and the requests shed with a 503. The gateway runs
 # with the image's JVM flags: the heap that MaxRAMPercentage=60 gives under its 512 MB limit, and its GC. Targets: at
@@ -101,11 +102,23 @@ prometheus() {
             END { printf "%d\n", sum }'
 }
 transitions() { grep -c 'circuit breaker .* -> ' "$work/gateway.log" || true; }
+# The CPU time the gateway has used, in microseconds: its container's cgroup for the image, the process's for the jar.
+gateway_cpu() {
+    if [ -n "$image" ]; then
+        docker exec "$container" sh -c 'if [ -f /sys/fs/cgroup/cpu.stat ]; then
+            awk "/^usage_usec/ { print \$2 }" /sys/fs/cgroup/cpu.stat
+        else echo $(($(cat /sys/fs/cgroup/cpuacct/cpuacct.usage) / 1000)); fi'
+    else
+        awk -v hz="$(getconf CLK_TCK)" '{ printf "%d\n", ($14 + $15) * 1000000 / hz }' "/proc/$gateway_pid/stat"
+    fi
+}
 
 # run TARGET URL CONNECTIONS: one wrk run and its row of the table.
 run() {
-    local target=$1 url=$2 conns=$3 out="$work/wrk-$1-$3.txt" errors=0 trans=0 delayed=0 shed=0 timeouts
+    local target=$1 url=$2 conns=$3 out="$work/wrk-$1-$3.txt" errors=0 trans=0 delayed=0 shed=0 timeouts cpu=0
+    local per_request=-
     if [ "$target" = gateway ]; then
+        cpu=$(gateway_cpu)
         errors=$(prometheus memcached_cache_lookups_total 'result="error"')
         delayed=$(prometheus memcached_operations_delayed_total)
         shed=$(prometheus gateway_overload_rejected_total)
@@ -115,13 +128,15 @@ run() {
     wrk -t2 -c"$conns" -d"${duration}s" --latency -s scripts/overload-paths.lua "$url" -- "$paths" >"$out" 2>&1
     timeouts=$(sed -n 's/.*Socket errors:.*timeout \([0-9]*\).*/\1/p' "$out")
     if [ "$target" = gateway ]; then
+        cpu=$(($(gateway_cpu) - cpu))
+        per_request=$(awk -v cpu="$cpu" '/ requests in / { printf "%.0f", cpu / $1 }' "$out")
         errors=$(($(prometheus memcached_cache_lookups_total 'result="error"') - errors))
         delayed=$(($(prometheus memcached_operations_delayed_total) - delayed))
         shed=$(($(prometheus gateway_overload_rejected_total) - shed))
         trans=$(($(transitions) - trans))
     fi
-    printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$target" "$conns" \
-        "$(awk '/^Requests\/sec:/ { printf "%.0f", $2 }' "$out")" "$(wrk_field "$out" p99)" "${timeouts:-0}" \
+    printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$target" "$conns" \
+        "$(awk '/^Requests\/sec:/ { printf "%.0f", $2 }' "$out")" "$per_request" "$(wrk_field "$out" p99)" "${timeouts:-0}" \
         "$(wrk_field "$out" non-2xx | grep . || echo 0)" \
         "$([ "$target" = gateway ] && echo "$errors" || echo -)" "$([ "$target" = gateway ] && echo "$trans" || echo -)" \
         "$([ "$target" = gateway ] && echo "$delayed" || echo -)" "$([ "$target" = gateway ] && echo "$shed" || echo -)"
@@ -136,8 +151,8 @@ wrk -t2 -c200 -d"${warm_up}s" -s scripts/overload-paths.lua "$gateway" -- "$path
 echo
 echo "Hits under overload, gateway with ${label}: wrk -t2 -d${duration}s over $paths cached paths"
 echo
-echo "| target | connections | req/s | p99 | timeouts | non-2xx | lookups as errors | breaker transitions | delayed ops | shed (503) |"
-echo "|---|---|---|---|---|---|---|---|---|---|"
+echo "| target | connections | req/s | gateway CPU µs/req | p99 | timeouts | non-2xx | lookups as errors | breaker transitions | delayed ops | shed (503) |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|"
 for conns in "${connections[@]}"; do
     run gateway "$gateway" "$conns"
     run nginx "http://127.0.0.1:$nginx_port" "$conns"
@@ -145,6 +160,15 @@ done
 echo
 echo "Circuit breaker, from the gateway's log:"
 grep -o 'memcached [^ ]* circuit breaker .*' "$work/gateway.log" || echo "  (no transition)"
+echo
+# What the heap settings leave for the rest: the image's limit is 512 MB, and the kernel kills it past that.
+if [ -n "$image" ]; then
+    peak=$(docker exec "$container" sh -c 'cat /sys/fs/cgroup/memory.peak 2>/dev/null ||
+        cat /sys/fs/cgroup/memory/memory.max_usage_in_bytes' | awk '{ printf "%d MB", $1 / 1048576 }')
+    echo "Peak memory of the gateway's container (its cgroup's, page cache included): ${peak:-unknown}"
+else
+    echo "Peak RSS of the gateway: $(awk '/^VmHWM/ { printf "%d MB", $2 / 1024 }' "/proc/$gateway_pid/status")"
+fi
 echo
 echo "Longest GC pauses, from the gateway's own count (jvm_gc_pause_seconds_max):"
 curl -fs --max-time 30 "http://127.0.0.1:$management_port/actuator/prometheus" | grep '^jvm_gc_pause_seconds_max' || true
