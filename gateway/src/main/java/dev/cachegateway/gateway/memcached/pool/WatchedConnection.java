@@ -13,6 +13,8 @@ import dev.cachegateway.gateway.memcached.operation.Reader;
 import net.spy.memcached.ConnectionFactory;
 import net.spy.memcached.MemcachedConnection;
 import net.spy.memcached.MemcachedNode;
+import net.spy.memcached.compat.log.Logger;
+import net.spy.memcached.compat.log.LoggerFactory;
 import net.spy.memcached.ops.Operation;
 import net.spy.memcached.ops.OperationState;
 
@@ -36,6 +38,10 @@ final class WatchedConnection extends MemcachedConnection {
 
     private static final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
 
+    // spymemcached names its logger after the class: under its own name, its messages keep the category that
+    // logging settings and searches know, net.spy.memcached.MemcachedConnection.
+    private static final Logger logger = LoggerFactory.getLogger(MemcachedConnection.class);
+
     // No initialisers on these: the superclass constructor starts the thread, which writes these before this class's
     // initialisers would run and overwrite them.
     private volatile long passBegan;
@@ -56,6 +62,11 @@ final class WatchedConnection extends MemcachedConnection {
         super(bufSize, factory, addresses, factory.getInitialObservers(), factory.getFailureMode(),
                 factory.getOperationFactory());
         this.timeoutNanos = timeout.toNanos();
+    }
+
+    @Override
+    protected Logger getLogger() {
+        return logger;
     }
 
     @Override
