@@ -522,18 +522,19 @@ each_case() {
 paired_rounds() {
     local payload a b round side server asks rps url fresh window=$work/out/paired.txt length=$window_seconds
     local rounds=$paired_rounds
+    local -A asked rounds_rps
     if $quick; then length=2 rounds=1; fi
     for payload in single collection; do
         while read -r -u 3 a b; do
             [ -n "$a" ] || continue
-            local -A asked=()
+            asked=()
             for side in "$a" "$b"; do
                 read -r _ server asks _ < <(grep -E "^${side}[[:space:]]" <<<"$cases")
                 selected "$side" "$server" || continue 2
                 asked[$side]="$server $asks"
             done
             log "alternating $a and $b, $payload: $rounds rounds"
-            local -A rounds_rps=([$a]="" [$b]="")
+            rounds_rps=([$a]="" [$b]="")
             for ((round = 0; round <= rounds; round++)); do
                 for side in $( ((round % 2)) && echo "$b $a" || echo "$a $b"); do
                     read -r server asks <<<"${asked[$side]}"
@@ -555,7 +556,6 @@ paired_rounds() {
             done
             printf '%s\t%s\t%s\t%s\n' "$a-$payload" "$b-$payload" "${rounds_rps[$a]}" "${rounds_rps[$b]}" \
                 >>"$work/paired.tsv"
-            unset asked rounds_rps
         done 3<<<"$pairs"
     done
 }

@@ -2,8 +2,6 @@ package dev.cachegateway.gateway.memcached.operation;
 
 import java.time.Duration;
 
-import org.jspecify.annotations.Nullable;
-
 /**
  * Decides, when an operation's deadline passes, whose time ran out: memcached's, or the gateway's own. A deadline is
  * meant to catch a memcached that does not answer; a GC pause or a starved CPU in the gateway runs the same clock
@@ -99,29 +97,26 @@ public final class DeadlineJudge {
         if (memcachedHad >= timeoutNanos) {
             return switch (progress.reading(nowNanos, stalls)) {
                 case LATE, SILENT -> new Verdict(Outcome.MEMCACHED_TIMEOUT, 0);
-                case ON_TIME, BEHIND -> gatewaysDelay(startNanos, nowNanos, null, minimumStallNanos);
+                case ON_TIME, BEHIND -> gatewaysDelay(startNanos, nowNanos, progress, true, minimumStallNanos);
                 case UNKNOWN -> catchingUp(nowNanos, elapsed, progress.lastAnswerAt())
                         ? new Verdict(Outcome.WAIT, minimumStallNanos) : new Verdict(Outcome.MEMCACHED_TIMEOUT, 0);
             };
         }
-        return gatewaysDelay(startNanos, nowNanos, progress, timeoutNanos - memcachedHad);
+        return gatewaysDelay(startNanos, nowNanos, progress, false, timeoutNanos - memcachedHad);
     }
 
     // The time went on the gateway's side: wait up to the longest wait, looking again after at most {@code next}.
-    // Then it is the gateway's delay, unless the stalls alone excused memcached ({@code unexcused} is the operation
-    // whose connection did not speak for memcached).
-    private Verdict gatewaysDelay(long startNanos, long nowNanos, @Nullable Progress unexcused, long next) {
+    // Then it is the gateway's delay, unless only the stalls, not the connection, excused memcached.
+    private Verdict gatewaysDelay(long startNanos, long nowNanos, Progress progress, boolean connectionExcused,
+            long next) {
         long leftToWait = maxGatewayDelayNanos - (nowNanos - startNanos);
-        if (leftToWait <= 0) {
-            if (unexcused == null) {
-                return new Verdict(Outcome.GATEWAY_DELAY, 0);
-            }
-            Progress progress = unexcused;
-            long sentAt = progress.sentAt();
-            return new Verdict(silentThroughout(startNanos, sentAt, memcachedHad(startNanos, nowNanos, sentAt),
-                    progress.lastAnswerAt()) ? Outcome.MEMCACHED_TIMEOUT : Outcome.GATEWAY_DELAY, 0);
+        if (leftToWait > 0) {
+            return new Verdict(Outcome.WAIT, Math.min(next, leftToWait));
         }
-        return new Verdict(Outcome.WAIT, Math.min(next, leftToWait));
+        long sentAt = progress.sentAt();
+        boolean memcachedFailed = !connectionExcused && silentThroughout(startNanos, sentAt,
+                memcachedHad(startNanos, nowNanos, sentAt), progress.lastAnswerAt());
+        return new Verdict(memcachedFailed ? Outcome.MEMCACHED_TIMEOUT : Outcome.GATEWAY_DELAY, 0);
     }
 
     // After a pause the gateway has a backlog of memcached's answers to read, while requests keep arriving: an

@@ -7,9 +7,9 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.List;
 
-import dev.cachegateway.gateway.memcached.operation.Reading;
 import dev.cachegateway.gateway.memcached.operation.DeadlineJudge.Stalls;
 import dev.cachegateway.gateway.memcached.operation.Reader;
+import dev.cachegateway.gateway.memcached.operation.Reading;
 import net.spy.memcached.ConnectionFactory;
 import net.spy.memcached.MemcachedConnection;
 import net.spy.memcached.MemcachedNode;
@@ -48,7 +48,7 @@ final class WatchedConnection extends MemcachedConnection {
 
     private volatile long lastEndedPassBegan;
 
-    private volatile long timeoutNanos;
+    private final long timeoutNanos;
 
     // The deadline thread's own sample of this thread's CPU time, taken during the pass that began at sampledPass.
     private long sampledPass;
@@ -100,9 +100,8 @@ final class WatchedConnection extends MemcachedConnection {
     }
 
     private Reading reading(MemcachedNode node, long now, Stalls stalls) {
-        long timeout = timeoutNanos;
         Operation oldest = node.getCurrentReadOp();
-        if (timeout == 0 || !node.isActive()) {
+        if (!node.isActive()) {
             return Reading.UNKNOWN;
         }
         if (oldest == null) {
@@ -113,7 +112,7 @@ final class WatchedConnection extends MemcachedConnection {
             return Reading.BEHIND;
         }
         if (state == OperationState.READING) {
-            long due = oldest.getWriteCompleteTimestamp() + timeout;
+            long due = oldest.getWriteCompleteTimestamp() + timeoutNanos;
             if (now - due < 0) {
                 return Reading.ON_TIME;
             }
