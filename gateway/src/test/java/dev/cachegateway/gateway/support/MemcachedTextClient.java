@@ -5,9 +5,12 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
+import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
@@ -104,6 +107,26 @@ public final class MemcachedTextClient implements AutoCloseable {
 
     public long stat(String name) throws IOException {
         return Long.parseLong(stats().get(name));
+    }
+
+    /** The keys memcached holds now, as its LRU crawler lists them. */
+    public List<String> keys() throws IOException {
+        send("lru_crawler metadump all\r\n".getBytes(StandardCharsets.US_ASCII));
+        // One line per key ends with a bare LF; only the final END has CR LF, so one read takes the whole dump.
+        String[] lines = readLine().split("\n");
+        if (!lines[lines.length - 1].equals("END")) {
+            throw new IOException("Unexpected end of a metadump: " + lines[lines.length - 1]);
+        }
+        List<String> keys = new ArrayList<>();
+        for (int i = 0; i < lines.length - 1; i++) {
+            if (!lines[i].startsWith("key=")) {
+                throw new IOException("Unexpected line in a metadump: " + lines[i]);
+            }
+            // The crawler URL-encodes keys.
+            keys.add(URLDecoder.decode(lines[i].substring("key=".length(), lines[i].indexOf(' ')),
+                    StandardCharsets.UTF_8));
+        }
+        return keys;
     }
 
     public void flushAll() throws IOException {

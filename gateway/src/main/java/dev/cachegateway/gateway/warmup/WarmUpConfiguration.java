@@ -1,0 +1,25 @@
+package dev.cachegateway.gateway.warmup;
+
+import dev.cachegateway.gateway.cache.MemcachedCacheGatewayFilterFactory;
+
+import org.springframework.cloud.gateway.route.RouteLocator;
+import org.springframework.cloud.gateway.route.builder.RouteLocatorBuilder;
+import org.springframework.context.ApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/** The warm-up before readiness; with gateway.warm-up.duration at 0 it lists no route and sends nothing. */
+@Configuration(proxyBeanMethods = false)
+class WarmUpConfiguration {
+
+    @Bean
+    WarmUpRoutes warmUpRoutes(RouteLocatorBuilder builder, MemcachedCacheGatewayFilterFactory cache) {
+        return new WarmUpRoutes(builder, cache);
+    }
+
+    @Bean
+    WarmUp warmUp(WarmUpProperties properties, WarmUpRoutes warmUpRoutes, RouteLocator routeLocator,
+            ApplicationContext context) {
+        return new WarmUp(properties, warmUpRoutes, routeLocator, context);
+    }
+}
