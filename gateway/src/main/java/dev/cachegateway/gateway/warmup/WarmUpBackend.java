@@ -12,8 +12,9 @@ import org.springframework.http.MediaType;
 
 /**
  * The backend of the warm-up routes: an HTTP server on the loopback interface, up only while the gateway warms up,
- * so that no warm-up request reaches a real backend. It answers as comments-service does, with a comment; the
- * answers on the hit path may be stored for a second, so that most of its lookups hit and a few miss and store.
+ * so that no warm-up request reaches a real backend. It answers as comments-service does, with a comment, fresh
+ * for a minute on the hit path, so that its lookups hit, and for a second elsewhere, so that the items the misses
+ * store are soon gone.
  */
 final class WarmUpBackend implements AutoCloseable {
 
@@ -31,9 +32,8 @@ final class WarmUpBackend implements AutoCloseable {
         return new WarmUpBackend(HttpServer.create().host("127.0.0.1").port(0)
                 .handle((request, response) -> {
                     response.header(HttpHeaders.CONTENT_TYPE, MediaType.APPLICATION_JSON_VALUE);
-                    if (request.uri().endsWith(WarmUpRoutes.HIT)) {
-                        response.header(HttpHeaders.CACHE_CONTROL, "max-age=1");
-                    }
+                    response.header(HttpHeaders.CACHE_CONTROL,
+                            request.uri().endsWith(WarmUpRoutes.HIT) ? "max-age=60" : "max-age=1");
                     return response.sendByteArray(Mono.just(COMMENT));
                 })
                 .bindNow());

@@ -32,12 +32,17 @@ final class WarmUpTraffic {
                 .headers(headers -> headers.set(WarmUpRoutes.TOKEN_HEADER, token))
                 .responseTimeout(ANSWER_TIMEOUT);
         return Flux.range(0, Integer.MAX_VALUE)
-                .flatMap(index -> answer(client, WarmUpRoutes.PATHS.get(index % WarmUpRoutes.PATHS.size())),
-                        concurrency)
+                .flatMap(index -> answer(client, path(index)), concurrency)
                 .take(duration)
                 .collect(Collectors.groupingBy(Function.identity(), TreeMap::new, Collectors.counting()))
                 .map(Map::copyOf)
                 .doFinally(signal -> connections.dispose());
+    }
+
+    /** The routes in turn; on the miss route a query string of its own, so that each request makes a new key. */
+    private static String path(int index) {
+        String path = WarmUpRoutes.PATHS.get(index % WarmUpRoutes.PATHS.size());
+        return path.endsWith(WarmUpRoutes.MISS) ? path + "?" + index : path;
     }
 
     private static Mono<String> answer(HttpClient client, String path) {
