@@ -10,7 +10,8 @@
 #
 #   flock /tmp/ports.lock scripts/overload.sh   (needs memcached, wrk and nginx, from Debian's packages, and the jars)
 #
-# GATEWAY_IMAGE runs the gateway's image instead of its jar, as deployed: docker run --cpus 2 --memory 512m, with the
+# GATEWAY_IMAGE runs the gateway's image instead of its jar, as deployed: docker run --cpus 2 --memory 512m (or
+# GATEWAY_MEMORY, to try another limit; the heap follows it), with the
 # image's own JVM, flags and AOT cache (build it with: docker build -t memcached-gateway/gateway gateway). Otherwise
 # the jar runs on GATEWAY_JAVA (java; the image runs Java 25: /usr/lib/jvm/temurin-25-jdk-amd64/bin/java on this
 # project's machines) with GATEWAY_JAVA_OPTS (the image's heap and GC; its old ergonomic SerialGC was
@@ -30,9 +31,10 @@ read -r -a connections <<<"${CONNECTIONS:-50 1000 4000}"
 read -r -a java_opts <<<"${GATEWAY_JAVA_OPTS:--Xmx308m -XX:+UseG1GC}"
 gateway_java=${GATEWAY_JAVA:-java}
 image=${GATEWAY_IMAGE:-}
+memory=${GATEWAY_MEMORY:-512m}
 container=overload-gateway-$$
 if [ -n "$image" ]; then
-    label=${LABEL:-the image $image (--cpus 2 --memory 512m)}
+    label=${LABEL:-the image $image (--cpus 2 --memory $memory)}
 else
     java_version=$("$gateway_java" -XshowSettings:properties -version 2>&1 |
         awk '/java.specification.version/ {print $3}')
@@ -69,7 +71,7 @@ gateway_args=(--server.port="$gateway_port" --management.server.port="$managemen
     --memcached.servers="127.0.0.1:$memcached_port" --comments-service.uri="http://127.0.0.1:$comments_port")
 if [ -n "$image" ]; then
     # The host's network: the gateway reaches memcached and comments-service on 127.0.0.1, as the jar does.
-    spawn "$work/gateway.log" docker run --rm --name "$container" --network host --cpus 2 --memory 512m "$image" \
+    spawn "$work/gateway.log" docker run --rm --name "$container" --network host --cpus 2 --memory "$memory" "$image" \
         "${gateway_args[@]}"
 else
     spawn "$work/gateway.log" "$gateway_java" "${java_opts[@]}" -jar "$gateway_jar" "${gateway_args[@]}"
