@@ -4,18 +4,18 @@
 # gateway's CPU time per request (which the load generator's share of the same cores does not move), p99,
 # wrk's timeouts, non-2xx answers and, for the gateway, the lookups counted as memcached errors, the circuit breaker's
 # transitions, the operations given up as the gateway's own delay and the requests shed with a 503. The gateway runs
-# with the image's JVM flags: the heap that MaxRAMPercentage=60 gives under its 512 MB limit, and its GC. Targets: at
+# with the image's JVM flags: the heap that MaxRAMPercentage=60 gives under its 768 MB limit, and its GC. Targets: at
 # 4,000 connections hits at 0.8 of the 50-connection rate or better, no lookup counted as an error, no breaker opened,
 # only 200s or deliberate 503s.
 #
 #   flock /tmp/ports.lock scripts/overload.sh   (needs memcached, wrk and nginx, from Debian's packages, and the jars)
 #
-# GATEWAY_IMAGE runs the gateway's image instead of its jar, as deployed: docker run --cpus 2 --memory 512m (or
+# GATEWAY_IMAGE runs the gateway's image instead of its jar, as deployed: docker run --cpus 2 --memory 768m (or
 # GATEWAY_MEMORY, to try another limit; the heap follows it), with the
 # image's own JVM, flags and AOT cache (build it with: docker build -t memcached-gateway/gateway gateway). Otherwise
 # the jar runs on GATEWAY_JAVA (java; the image runs Java 25: /usr/lib/jvm/temurin-25-jdk-amd64/bin/java on this
 # project's machines) with GATEWAY_JAVA_OPTS (the image's heap and GC; its old ergonomic SerialGC was
-# "-Xmx308m -XX:+UseSerialGC"). GATEWAY_JAR runs another build of the gateway, CONNECTIONS and DURATION (s) change
+# "-Xmx308m -XX:+UseSerialGC", under the 512 MB limit it had then). GATEWAY_JAR runs another build of the gateway, CONNECTIONS and DURATION (s) change
 # the runs, WARM_UP (s) the warm-up before them, LABEL names them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -28,17 +28,17 @@ nginx_port=${NGINX_PORT:-30090}
 duration=${DURATION:-10}
 warm_up=${WARM_UP:-60}
 read -r -a connections <<<"${CONNECTIONS:-50 1000 4000}"
-read -r -a java_opts <<<"${GATEWAY_JAVA_OPTS:--Xmx308m -XX:+UseG1GC}"
+read -r -a java_opts <<<"${GATEWAY_JAVA_OPTS:--Xmx460m -XX:+UseG1GC}"
 gateway_java=${GATEWAY_JAVA:-java}
 image=${GATEWAY_IMAGE:-}
-memory=${GATEWAY_MEMORY:-512m}
+memory=${GATEWAY_MEMORY:-768m}
 container=overload-gateway-$$
 if [ -n "$image" ]; then
     label=${LABEL:-the image $image (--cpus 2 --memory $memory)}
 else
     java_version=$("$gateway_java" -XshowSettings:properties -version 2>&1 |
         awk '/java.specification.version/ {print $3}')
-    label=${LABEL:-Java $java_version, ${GATEWAY_JAVA_OPTS:--Xmx308m -XX:+UseG1GC}}
+    label=${LABEL:-Java $java_version, ${GATEWAY_JAVA_OPTS:--Xmx460m -XX:+UseG1GC}}
 fi
 paths=300
 work=$(mktemp -d)
@@ -163,7 +163,7 @@ echo
 echo "Circuit breaker, from the gateway's log:"
 grep -o 'memcached [^ ]* circuit breaker .*' "$work/gateway.log" || echo "  (no transition)"
 echo
-# What the heap settings leave for the rest: the image's limit is 512 MB, and the kernel kills it past that.
+# What the heap settings leave for the rest: the image's limit is 768 MB, and the kernel kills it past that.
 if [ -n "$image" ]; then
     peak=$(docker exec "$container" sh -c 'cat /sys/fs/cgroup/memory.peak 2>/dev/null ||
         cat /sys/fs/cgroup/memory/memory.max_usage_in_bytes' | awk '{ printf "%d MB", $1 / 1048576 }')
