@@ -539,9 +539,13 @@ paired_rounds() {
                 for side in $( ((round % 2)) && echo "$b $a" || echo "$a $b"); do
                     read -r server asks <<<"${asked[$side]}"
                     url=$(target_of "$server" "$asks" "$payload")
-                    # Round 0 only checks that a hit still hits; the rounds alternate which side goes first.
+                    # Round 0 only primes: the cases' misses since the hit cases may have evicted their items.
+                    # The rounds alternate which side goes first, and check that a hit still hits.
+                    if ((round == 0)); then
+                        if [ "$asks" = cached ]; then prime "$server" "$url"; fi
+                        continue
+                    fi
                     if [ "$asks" = cached ]; then expect_hit "$server" "$url"; fi
-                    if ((round == 0)); then continue; fi
                     fresh=no
                     if [ "$asks" = fresh ]; then fresh=yes; fi
                     run_tool "$window" wrk "$url" "$fresh" "$length"
