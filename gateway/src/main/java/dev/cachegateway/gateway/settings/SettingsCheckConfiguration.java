@@ -12,8 +12,8 @@ import org.springframework.context.annotation.Configuration;
 
 /**
  * Stops startup on a property under {@code memcached.}, {@code gateway.request.}, {@code gateway.overload.} or
- * {@code gateway.warm-up.} that nothing binds, once every properties bean exists. Not all of {@code gateway.}: scripts export GATEWAY_JAR,
- * GATEWAY_JAVA_OPTS and the like, which are no settings of the gateway's.
+ * {@code gateway.warm-up.} that nothing binds, once every properties bean exists. Not all of {@code gateway.}:
+ * scripts export GATEWAY_JAR, GATEWAY_JAVA_OPTS and the like, which are no settings of the gateway's.
  */
 @Configuration(proxyBeanMethods = false)
 class SettingsCheckConfiguration {

@@ -50,6 +50,12 @@ public abstract class CacheIntegrationTest {
 
     @DynamicPropertySource
     static void gatewayProperties(DynamicPropertyRegistry registry) {
+        gatewayProperties(registry, memcached, backend);
+    }
+
+    /** The gateway in front of {@code memcached} and {@code backend}, for a test class with a context of its own. */
+    public static void gatewayProperties(DynamicPropertyRegistry registry, GenericContainer<?> memcached,
+            RecordingBackend backend) {
         registry.add("memcached.servers", () -> MemcachedContainer.address(memcached));
         registry.add("comments-service.uri", backend::uri);
         // Semantics, not speed, are under test: a loaded CI machine must not turn a slow lookup into an ERROR.

@@ -3,6 +3,7 @@ package dev.cachegateway.gateway.warmup;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
+import dev.cachegateway.gateway.support.CacheIntegrationTest;
 import dev.cachegateway.gateway.support.MemcachedContainer;
 import dev.cachegateway.gateway.support.MemcachedTextClient;
 import dev.cachegateway.gateway.support.RecordingBackend;
@@ -51,9 +52,7 @@ class WarmUpTests {
 
     @DynamicPropertySource
     static void gatewayProperties(DynamicPropertyRegistry registry) {
-        registry.add("memcached.servers", () -> MemcachedContainer.address(memcached));
-        registry.add("comments-service.uri", backend::uri);
-        registry.add("memcached.operation-timeout", () -> "500ms");
+        CacheIntegrationTest.gatewayProperties(registry, memcached, backend);
     }
 
     @Autowired
