@@ -47,6 +47,18 @@ RATIOS = (
 )
 # The warm-up's later windows, in seconds.
 WARM_UP_WINDOW = 5
+# What the gateway is held to: a ratio of requests/s by case id without the payload, at least this much.
+TARGETS = (
+    ("gateway pass-through / spring pass-through", "gateway-pass", "spring-pass", 0.95),
+    ("gateway miss (real) / gateway pass-through", "gateway-real-miss", "gateway-pass", 0.85),
+    ("gateway hit / nginx hit (keepalive)", "gateway-hit", "nginx-keepalive-hit", 0.8),
+)
+# And a cold image: its mean over the first 5 s and every 5 s window from the third on, as fractions of its steady
+# throughput, at least these; its start to ready at most this many seconds.
+WARM_UP_FIRST_LEAST = 0.5
+WARM_UP_LATER_LEAST = 0.9
+WARM_UP_LATER_FROM = 10
+READY_MOST_SECONDS = 10
 
 
 INTRO = """\
@@ -303,6 +315,16 @@ machine, which two cases minutes apart do not. The figure is the median of the r
 """
 
 
+def paired_medians(run):
+    """{(numerator case id, denominator case id): the median of the rounds' ratios}, for pairs with a round."""
+    medians = {}
+    for a, b, a_rps, b_rps in run.paired:
+        ratios = [x / y for x, y in zip(a_rps, b_rps) if y]
+        if ratios:
+            medians[(a, b)] = statistics.median(ratios)
+    return medians
+
+
 def paired_section(run):
     """Per pair and payload: the median of the rounds' ratios, their range, and each side's median requests/s."""
     if not run.paired:
@@ -359,6 +381,60 @@ three in a row agree within 5%). Each figure is the requests/s of that second or
 Start to ready is from the start of the process (of `docker run` for an image) to readiness UP.
 
 """
+
+
+def warm_up_figures(run, counts, case):
+    """(the mean of the first 5 s, the lowest 5 s window from WARM_UP_LATER_FROM on), as fractions of the steady
+    throughput that case measured; None for what the run does not have."""
+    steady, _ = run.steady_rps(case)
+    if not steady:
+        return None, None
+    first = sum(counts[:WARM_UP_WINDOW]) / WARM_UP_WINDOW / steady if len(counts) >= WARM_UP_WINDOW else None
+    later = [sum(counts[start:start + WARM_UP_WINDOW]) / WARM_UP_WINDOW / steady
+             for start in range(WARM_UP_LATER_FROM, len(counts) - WARM_UP_WINDOW + 1, WARM_UP_WINDOW)]
+    return first, min(later) if later else None
+
+
+TARGETS_INTRO = """\
+What the gateway is held to, and where this run puts it. A ratio is judged by the median of its alternating rounds
+(below) where the run has them, else by its cases' wrk figures; the warm-up by each cold container of the image.
+
+"""
+
+
+def targets_section(run):
+    """Each target the run measured: its aim, its figure as measured once and in alternating rounds, and whether
+    it is met."""
+    medians = paired_medians(run)
+    rows = []
+
+    def row(name, aim, measured, paired=None, met=None):
+        judged = paired if paired is not None else measured
+        if judged is None:
+            return
+        rows.append([name, aim, "n/a" if measured is None else f"{measured:.2f}",
+                     "n/a" if paired is None else f"{paired:.2f}", "yes" if met(judged) else "no"])
+
+    for name, numerator, denominator, least in TARGETS:
+        for payload in PAYLOADS:
+            a, b = run.rps(f"{numerator}-{payload}", "wrk"), run.rps(f"{denominator}-{payload}", "wrk")
+            row(f"{name}, {payload}", f"at least {least:.2f}", a / b if a is not None and b else None,
+                medians.get((f"{numerator}-{payload}", f"{denominator}-{payload}")), lambda x, y=least: x >= y)
+    for name, label, ready, counts, case in run.warm_ups:
+        if not name.startswith("image"):
+            continue
+        first, later = warm_up_figures(run, counts, case)
+        row(f"warm-up, {label}: first 5 s", f"at least {WARM_UP_FIRST_LEAST:.2f}", first,
+            met=lambda x: x >= WARM_UP_FIRST_LEAST)
+        row(f"warm-up, {label}: every 5 s window from {WARM_UP_LATER_FROM} s on", f"at least {WARM_UP_LATER_LEAST:.2f}",
+            later, met=lambda x: x >= WARM_UP_LATER_LEAST)
+        row(f"warm-up, {label}: start to ready, s", f"at most {READY_MOST_SECONDS}", ready / 1000,
+            met=lambda x: x <= READY_MOST_SECONDS)
+    if not rows:
+        return ""
+    return ("\n## Targets\n\n" + TARGETS_INTRO
+            + _table(["target", "aim", "as measured", "alternating rounds, median", "met"],
+                     ["---", "---", "---:", "---:", "---"], rows))
 
 
 def warm_up_section(run):
@@ -451,6 +527,7 @@ def markdown(run):
         f"# {s['title']}\n\n",
         INTRO.format(cores=s["cores"], concurrency=s["concurrency"]),
         results_table(run),
+        targets_section(run),
         "\n## Ratios\n\n",
         ratios_table(run),
         paired_section(run),

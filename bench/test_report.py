@@ -248,7 +248,34 @@ class PairedRoundsTests(unittest.TestCase):
                       section.splitlines())
 
     def test_a_run_without_rounds_has_no_section(self):
-        self.assertNotIn("alternating rounds", report.markdown(report.Run(QUICK_RUN)))
+        self.assertNotIn("## Ratios in alternating rounds", report.markdown(report.Run(QUICK_RUN)))
+
+    def test_judges_a_target_by_its_rounds_where_it_has_them(self):
+        rows = report.targets_section(self.recorded).splitlines()
+        # The quick run's pass-through pair has no case (no Spring peer in it): the rounds alone, 0.95 is met.
+        self.assertIn("| gateway pass-through / spring pass-through, single | at least 0.95 | n/a | 0.95 | yes |", rows)
+        # Measured once at 3072 / 26467 = 0.12 of nginx; its rounds' median, 0.50, is what counts.
+        self.assertIn("| gateway hit / nginx hit (keepalive), collection | at least 0.80 | 0.15 | 0.50 | no |", rows)
+
+
+class TargetsTests(unittest.TestCase):
+
+    def test_judges_a_target_by_its_cases_without_rounds(self):
+        rows = report.targets_section(report.Run(QUICK_RUN)).splitlines()
+        # 299 / 449 requests/s.
+        self.assertIn("| gateway miss (real) / gateway pass-through, single | at least 0.85 | 0.67 | n/a | no |", rows)
+
+    def test_leaves_out_a_target_the_run_did_not_measure(self):
+        section = report.targets_section(report.Run(QUICK_RUN))
+        self.assertNotIn("| gateway pass-through / spring pass-through", section)
+        self.assertNotIn("| warm-up", section)
+
+    def test_a_run_that_measured_no_target_has_no_section(self):
+        directory = Path(tempfile.mkdtemp())
+        self.addCleanup(shutil.rmtree, directory)
+        shutil.copytree(QUICK_RUN, directory, dirs_exist_ok=True)
+        (directory / "measurements.tsv").write_text("")
+        self.assertNotIn("## Targets", report.markdown(report.Run(directory)))
 
 
 class WarmUpTests(unittest.TestCase):
@@ -288,6 +315,16 @@ class WarmUpTests(unittest.TestCase):
         self.assertEqual(lines[0], "second\tjar, Java 17")
         self.assertEqual(lines[1], "1\t100")
         self.assertEqual(len(lines), 13)
+
+    def test_holds_only_the_image_to_the_warm_up_targets(self):
+        self.assertNotIn("| warm-up", report.targets_section(self.recorded))
+        warm_up = self.directory / "warm-up.tsv"
+        warm_up.write_text(warm_up.read_text().replace("jar\tjar, Java 17\t9400", "image-1\timage x\t9400"))
+        rows = report.targets_section(report.Run(self.directory)).splitlines()
+        # (100 + 200 + 400 + 500 + 800) / 5 / 2000; 10-15 s is not whole, so no later window is judged.
+        self.assertIn("| warm-up, image x: first 5 s | at least 0.50 | 0.20 | n/a | no |", rows)
+        self.assertIn("| warm-up, image x: start to ready, s | at most 10 | 9.40 | n/a | yes |", rows)
+        self.assertFalse([row for row in rows if "from 10 s on" in row])
 
     def test_a_run_without_warm_up_has_no_section(self):
         self.assertNotIn("## Warm-up", report.markdown(report.Run(QUICK_RUN)))
