@@ -1,5 +1,6 @@
 package dev.cachegateway.gateway.warmup;
 
+import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Map;
@@ -51,8 +52,14 @@ final class WarmUp implements ApplicationRunner {
 
     @Override
     public void run(ApplicationArguments args) {
-        Duration duration = properties.getDuration();
-        if (duration.isZero() || duration.isNegative()) {
+        if (properties.getDuration().isZero() || properties.getDuration().isNegative()) {
+            return;
+        }
+        long uptime = ManagementFactory.getRuntimeMXBean().getUptime();
+        Duration duration = properties.lengthAfter(Duration.ofMillis(uptime));
+        if (duration.isZero()) {
+            log.info("No warm-up: the gateway took {} ms to start, and should say ready within {} ms", uptime,
+                    properties.getReadyWithin().toMillis());
             return;
         }
         Optional<URI> gateway = gatewayAddress();
