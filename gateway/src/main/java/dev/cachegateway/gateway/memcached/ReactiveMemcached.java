@@ -1,24 +1,17 @@
 package dev.cachegateway.gateway.memcached;
 
+import static dev.cachegateway.gateway.memcached.NodeOperations.guarded;
+
 import java.time.Duration;
 import java.util.List;
-import java.util.function.Function;
 
 import dev.cachegateway.gateway.memcached.operation.CompletionThreads;
 import dev.cachegateway.gateway.memcached.operation.FutureBridge;
-import dev.cachegateway.gateway.memcached.operation.GatewayDelayException;
 import dev.cachegateway.gateway.memcached.operation.OperationDeadlines;
-import dev.cachegateway.gateway.memcached.operation.OperationTimers;
 import dev.cachegateway.gateway.memcached.pool.MemcachedPool;
 import dev.cachegateway.gateway.memcached.pool.PoolClient;
 import dev.cachegateway.gateway.memcached.pool.PoolNode;
-import dev.cachegateway.gateway.memcached.protocol.RawItemTranscoder;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
-import io.github.resilience4j.reactor.circuitbreaker.operator.CircuitBreakerOperator;
-import net.spy.memcached.CachedData;
-import net.spy.memcached.MemcachedClient;
-import net.spy.memcached.internal.OperationFuture;
-import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 
 /**
@@ -31,19 +24,13 @@ public class ReactiveMemcached implements AutoCloseable {
 
     private final List<AutoCloseable> resources;
 
-    private final RawItemTranscoder transcoder = new RawItemTranscoder(CachedData.MAX_SIZE);
-
-    private final FutureBridge futures;
-
-    // Off, every lookup is a get, as against a server without meta commands.
-    private final boolean metaCommands;
+    private final NodeOperations nodes;
 
     ReactiveMemcached(MemcachedPool pool, Duration timeout, Duration maxGatewayDelay, boolean metaCommands,
             AutoCloseable refresher, CompletionThreads completions) {
         this.pool = pool;
-        this.metaCommands = metaCommands;
         OperationDeadlines deadlines = new OperationDeadlines(timeout, maxGatewayDelay);
-        this.futures = new FutureBridge(deadlines, completions);
+        this.nodes = new NodeOperations(pool, new FutureBridge(deadlines, completions), metaCommands);
         this.resources = List.of(refresher, pool, completions, deadlines);
     }
 
@@ -52,7 +39,7 @@ public class ReactiveMemcached implements AutoCloseable {
      * operation queue, an open circuit breaker, a server without an address, and a key memcached cannot take.
      */
     public Mono<CachedItem> get(String key) {
-        return onNodeOf(key, node -> guarded(node, node.timers().get(), getFrom(node, key)));
+        return nodes.onNodeOf(key, node -> guarded(node, node.timers().get(), nodes.get(node, key)));
     }
 
     /**
@@ -63,12 +50,12 @@ public class ReactiveMemcached implements AutoCloseable {
      * with {@code get} ({@link MetaItem#withoutMeta}). Fails as {@link #get} does.
      */
     public Mono<MetaItem> lookup(String key, int recacheSeconds) {
-        return onNodeOf(key, node -> {
-            PoolClient meta = metaClientFor(node);
+        return nodes.onNodeOf(key, node -> {
+            PoolClient meta = nodes.metaClientFor(node);
             return meta != null
                     ? guarded(node, node.timers().metaGet(),
-                            futures.operation(meta.reader(node.index()), () -> meta.metaGet(key, recacheSeconds)))
-                    : guarded(node, node.timers().get(), getFrom(node, key).map(MetaItem::withoutMeta));
+                            nodes.meta(node, meta, () -> meta.metaGet(key, recacheSeconds)))
+                    : guarded(node, node.timers().get(), nodes.get(node, key).map(MetaItem::withoutMeta));
         });
     }
 
@@ -81,31 +68,31 @@ public class ReactiveMemcached implements AutoCloseable {
         if (keepSeconds <= 0) {
             return Mono.error(new IllegalArgumentException("keepSeconds must be positive: " + keepSeconds));
         }
-        return onNodeOf(key, node -> {
-            PoolClient meta = metaClientFor(node);
+        return nodes.onNodeOf(key, node -> {
+            PoolClient meta = nodes.metaClientFor(node);
             return meta != null
                     ? guarded(node, node.timers().metaDelete(),
-                            futures.operation(meta.reader(node.index()), () -> meta.metaInvalidate(key, keepSeconds)))
-                    : guarded(node, node.timers().delete(), operation(node, client -> client.delete(key)));
+                            nodes.meta(node, meta, () -> meta.metaInvalidate(key, keepSeconds)))
+                    : guarded(node, node.timers().delete(), nodes.operation(node, client -> client.delete(key)));
         });
     }
 
     /** Stores {@code item} under {@code key} for {@code ttlSeconds} (0: no expiry); true if memcached took it. */
     public Mono<Boolean> set(String key, int ttlSeconds, CachedItem item) {
-        return onNodeOf(key, node -> guarded(node, node.timers().set(),
-                operation(node, client -> client.set(key, ttlSeconds, item, transcoder))));
+        return nodes.onNodeOf(key, node -> guarded(node, node.timers().set(),
+                nodes.set(node, key, ttlSeconds, item)));
     }
 
     /** Stores {@code item} under {@code key} only if no item is there; true if memcached took it. */
     public Mono<Boolean> add(String key, int ttlSeconds, CachedItem item) {
-        return onNodeOf(key, node -> guarded(node, node.timers().add(),
-                operation(node, client -> client.add(key, ttlSeconds, item, transcoder))));
+        return nodes.onNodeOf(key, node -> guarded(node, node.timers().add(),
+                nodes.add(node, key, ttlSeconds, item)));
     }
 
     /** Deletes {@code key}; true if it was there. */
     public Mono<Boolean> delete(String key) {
-        return onNodeOf(key, node -> guarded(node, node.timers().delete(),
-                operation(node, client -> client.delete(key))));
+        return nodes.onNodeOf(key, node -> guarded(node, node.timers().delete(),
+                nodes.operation(node, client -> client.delete(key))));
     }
 
     /**
@@ -131,14 +118,14 @@ public class ReactiveMemcached implements AutoCloseable {
     public List<ServerState> servers() {
         return pool.nodes().stream().map(node -> new ServerState(node.server().text(), pool.addressOf(node),
                 pool.isConnected(node), node.breaker().getState(), pool.versionOf(node),
-                metaClientFor(node) != null)).toList();
+                nodes.metaClientFor(node) != null)).toList();
     }
 
     /** A lookup on the server at {@code index} that goes to memcached whatever its breaker says: for health. */
     public Mono<Void> probe(int index) {
         PoolNode node = pool.nodes().get(index);
         String probeKey = node.probeKey();
-        return probeKey != null ? getFrom(node, probeKey).then() : Mono.empty();
+        return probeKey != null ? nodes.get(node, probeKey).then() : Mono.empty();
     }
 
     /** How many of the configured servers have a live connection now; asks nothing of them. */
@@ -149,44 +136,6 @@ public class ReactiveMemcached implements AutoCloseable {
     /** How many servers are configured. */
     public int configuredServers() {
         return pool.nodes().size();
-    }
-
-    private <T> Mono<T> onNodeOf(String key, Function<PoolNode, Mono<T>> operation) {
-        return Mono.defer(() -> operation.apply(pool.nodeFor(key)));
-    }
-
-    // The client is taken once, so that the deadline watches the connection the operation goes out on.
-    private Mono<CachedItem> getFrom(PoolNode node, String key) {
-        return Mono.defer(() -> {
-            PoolClient client = pool.clientFor(node);
-            return futures.get(client.reader(node.index()), () -> client.asyncGet(key, transcoder));
-        });
-    }
-
-    private Mono<Boolean> operation(PoolNode node, Function<MemcachedClient, OperationFuture<Boolean>> start) {
-        return Mono.defer(() -> {
-            PoolClient client = pool.clientFor(node);
-            return futures.operation(client.reader(node.index()), () -> start.apply(client));
-        });
-    }
-
-    // Timed inside the breaker: what the breaker turns away never reaches memcached and is not a lookup.
-    private static <T> Mono<T> guarded(PoolNode node, OperationTimers.Pair timer, Mono<T> operation) {
-        return Mono.defer(() -> {
-            long start = System.nanoTime();
-            return operation.doOnEach(signal -> {
-                if (signal.getThrowable() instanceof GatewayDelayException) {
-                    timer.delayed();
-                }
-                else if (signal.isOnComplete() || signal.isOnError()) {
-                    timer.record(signal.isOnComplete(), System.nanoTime() - start);
-                }
-            });
-        }).transformDeferred(CircuitBreakerOperator.of(node.breaker()));
-    }
-
-    private @Nullable PoolClient metaClientFor(PoolNode node) {
-        return metaCommands ? pool.metaClientFor(node) : null;
     }
 
     /** Stops following addresses, lets queued operations reach memcached for a while, then closes. */
