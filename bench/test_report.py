@@ -251,19 +251,36 @@ class PairedRoundsTests(unittest.TestCase):
         self.assertNotIn("## Ratios in alternating rounds", report.markdown(report.Run(QUICK_RUN)))
 
     def test_judges_a_target_by_its_rounds_where_it_has_them(self):
-        rows = report.targets_section(self.recorded).splitlines()
+        rows = report.targets_section(full(self.directory)).splitlines()
         # The quick run's pass-through pair has no case (no Spring peer in it): the rounds alone, 0.95 is met.
         self.assertIn("| gateway pass-through / spring pass-through, single | at least 0.95 | n/a | 0.95 | yes |", rows)
         # Measured once at 3072 / 26467 = 0.12 of nginx; its rounds' median, 0.50, is what counts.
         self.assertIn("| gateway hit / nginx hit (keepalive), collection | at least 0.80 | 0.15 | 0.50 | no |", rows)
 
 
+def full(directory):
+    """The run recorded in directory, as if it had been a full one: only a full run is held to the targets."""
+    setup = directory / "setup.tsv"
+    setup.write_text(setup.read_text().replace("quick\ttrue\n", "quick\tfalse\n"))
+    return report.Run(directory)
+
+
 class TargetsTests(unittest.TestCase):
 
+    def setUp(self):
+        self.directory = Path(tempfile.mkdtemp())
+        self.addCleanup(shutil.rmtree, self.directory)
+        shutil.copytree(QUICK_RUN, self.directory, dirs_exist_ok=True)
+
     def test_judges_a_target_by_its_cases_without_rounds(self):
-        rows = report.targets_section(report.Run(QUICK_RUN)).splitlines()
+        rows = report.targets_section(full(self.directory)).splitlines()
         # 299 / 449 requests/s.
         self.assertIn("| gateway miss (real) / gateway pass-through, single | at least 0.85 | 0.67 | n/a | no |", rows)
+
+    def test_judges_nothing_in_a_quick_run(self):
+        rows = report.targets_section(report.Run(QUICK_RUN)).splitlines()
+        self.assertIn("| gateway miss (real) / gateway pass-through, single | at least 0.85 | 0.67 | n/a "
+                      "| not judged: quick run |", rows)
 
     def test_leaves_out_a_target_the_run_did_not_measure(self):
         section = report.targets_section(report.Run(QUICK_RUN))
@@ -320,7 +337,7 @@ class WarmUpTests(unittest.TestCase):
         self.assertNotIn("| warm-up", report.targets_section(self.recorded))
         warm_up = self.directory / "warm-up.tsv"
         warm_up.write_text(warm_up.read_text().replace("jar\tjar, Java 17\t9400", "image-1\timage x\t9400"))
-        rows = report.targets_section(report.Run(self.directory)).splitlines()
+        rows = report.targets_section(full(self.directory)).splitlines()
         # (100 + 200 + 400 + 500 + 800) / 5 / 2000; 10-15 s is not whole, so no later window is judged.
         self.assertIn("| warm-up, image x: first 5 s | at least 0.50 | 0.20 | n/a | no |", rows)
         self.assertIn("| warm-up, image x: start to ready, s | at most 10 | 9.40 | n/a | yes |", rows)
