@@ -315,11 +315,16 @@ machine, which two cases minutes apart do not. The figure is the median of the r
 """
 
 
+def round_ratios(a_rps, b_rps):
+    """Each round's ratio of the two sides' requests/s, leaving out a round whose denominator answered nothing."""
+    return [x / y for x, y in zip(a_rps, b_rps) if y]
+
+
 def paired_medians(run):
     """{(numerator case id, denominator case id): the median of the rounds' ratios}, for pairs with a round."""
     medians = {}
     for a, b, a_rps, b_rps in run.paired:
-        ratios = [x / y for x, y in zip(a_rps, b_rps) if y]
+        ratios = round_ratios(a_rps, b_rps)
         if ratios:
             medians[(a, b)] = statistics.median(ratios)
     return medians
@@ -334,7 +339,7 @@ def paired_section(run):
     for a, b, a_rps, b_rps in run.paired:
         payload = next(p for p in PAYLOADS if a.endswith("-" + p))
         pair = (a[:-len(payload) - 1], b[:-len(payload) - 1])
-        ratios = [x / y for x, y in zip(a_rps, b_rps) if y]
+        ratios = round_ratios(a_rps, b_rps)
         rows.append([names.get(pair, " / ".join(pair)), payload, str(len(ratios)),
                      f"{statistics.median(ratios):.2f}" if ratios else "n/a",
                      f"{min(ratios):.2f}-{max(ratios):.2f}" if ratios else "n/a",
@@ -383,16 +388,26 @@ Start to ready is from the start of the process (of `docker run` for an image) t
 """
 
 
+def _fraction_text(value):
+    return "n/a" if value is None else f"{value:.2f}"
+
+
+def window_fraction(counts, start, steady):
+    """The mean of the WARM_UP_WINDOW seconds from second start on, as a fraction of steady; None without a steady
+    throughput, or if the counts end within the window."""
+    if not steady or start + WARM_UP_WINDOW > len(counts):
+        return None
+    return sum(counts[start:start + WARM_UP_WINDOW]) / WARM_UP_WINDOW / steady
+
+
 def warm_up_figures(run, counts, case):
     """(the mean of the first 5 s, the lowest 5 s window from WARM_UP_LATER_FROM on), as fractions of the steady
     throughput that case measured; None for what the run does not have."""
     steady, _ = run.steady_rps(case)
-    if not steady:
-        return None, None
-    first = sum(counts[:WARM_UP_WINDOW]) / WARM_UP_WINDOW / steady if len(counts) >= WARM_UP_WINDOW else None
-    later = [sum(counts[start:start + WARM_UP_WINDOW]) / WARM_UP_WINDOW / steady
-             for start in range(WARM_UP_LATER_FROM, len(counts) - WARM_UP_WINDOW + 1, WARM_UP_WINDOW)]
-    return first, min(later) if later else None
+    windows = (window_fraction(counts, start, steady)
+               for start in range(WARM_UP_LATER_FROM, len(counts), WARM_UP_WINDOW))
+    later = [fraction for fraction in windows if fraction is not None]
+    return window_fraction(counts, 0, steady), min(later) if later else None
 
 
 TARGETS_INTRO = """\
@@ -414,15 +429,14 @@ def targets_section(run):
         judged = paired if paired is not None else measured
         if judged is None:
             return
-        rows.append([name, aim, "n/a" if measured is None else f"{measured:.2f}",
-                     "n/a" if paired is None else f"{paired:.2f}",
+        rows.append([name, aim, _fraction_text(measured), _fraction_text(paired),
                      "not judged: quick run" if quick else "yes" if met(judged) else "no"])
 
     for name, numerator, denominator, least in TARGETS:
         for payload in PAYLOADS:
             a, b = run.rps(f"{numerator}-{payload}", "wrk"), run.rps(f"{denominator}-{payload}", "wrk")
             row(f"{name}, {payload}", f"at least {least:.2f}", a / b if a is not None and b else None,
-                medians.get((f"{numerator}-{payload}", f"{denominator}-{payload}")), lambda x, y=least: x >= y)
+                medians.get((f"{numerator}-{payload}", f"{denominator}-{payload}")), lambda x: x >= least)
     for name, label, ready, counts, case in run.warm_ups:
         if not name.startswith("image"):
             continue
@@ -451,15 +465,14 @@ def warm_up_section(run):
     for _, label, ready, counts, case in run.warm_ups:
         steady, status = run.steady_rps(case)
 
-        def fraction(answers, length):
-            return "n/a" if not steady else f"{answers / length / steady:.2f}"
+        def fraction(answers):
+            return _fraction_text(answers / steady if steady else None)
 
         steady_text = "n/a" if steady is None else f"{steady:.0f}" + {"steady": "", "cap": " (not steady)",
                                                                       "quick": " (quick: one window)"}[status]
         first_rows.append([label, f"{ready / 1000:.1f}", steady_text]
-                          + [fraction(counts[i], 1) if i < len(counts) else "n/a" for i in range(first)])
-        window_rows.append([label] + [fraction(sum(counts[start:start + WARM_UP_WINDOW]), WARM_UP_WINDOW)
-                                      if start + WARM_UP_WINDOW <= len(counts) else "n/a" for start in windows])
+                          + [fraction(counts[i]) if i < len(counts) else "n/a" for i in range(first)])
+        window_rows.append([label] + [_fraction_text(window_fraction(counts, start, steady)) for start in windows])
     parts = ["\n## Warm-up\n\n", WARM_UP_INTRO.format(concurrency=run.setup["concurrency"], seconds=seconds),
              _table(["gateway", "start to ready, s", "steady requests/s"] + [f"{i + 1} s" for i in range(first)],
                     ["---", "---:", "---:"] + ["---:"] * first, first_rows)]
