@@ -11,12 +11,12 @@
 #   flock /tmp/ports.lock scripts/overload.sh   (needs memcached, wrk and nginx, from Debian's packages, and the jars)
 #
 # GATEWAY_IMAGE runs the gateway's image instead of its jar, as deployed: docker run --cpus 2 --memory 768m (or
-# GATEWAY_MEMORY, to try another limit; the heap follows it), with the
-# image's own JVM, flags and AOT cache (build it with: docker build -t memcached-gateway/gateway gateway). Otherwise
-# the jar runs on GATEWAY_JAVA (java; the image runs Java 25: /usr/lib/jvm/temurin-25-jdk-amd64/bin/java on this
-# project's machines) with GATEWAY_JAVA_OPTS (the image's heap and GC; its old ergonomic SerialGC was
-# "-Xmx308m -XX:+UseSerialGC", under the 512 MB limit it had then). GATEWAY_JAR runs another build of the gateway, CONNECTIONS and DURATION (s) change
-# the runs, WARM_UP (s) the warm-up before them, LABEL names them.
+# GATEWAY_MEMORY, to try another limit; the heap follows it), with the image's own JVM, flags and AOT cache (build
+# it with: docker build -t memcached-gateway/gateway gateway). Otherwise the jar runs on GATEWAY_JAVA (java; the
+# image runs Java 25: /usr/lib/jvm/temurin-25-jdk-amd64/bin/java on this project's machines) with GATEWAY_JAVA_OPTS
+# (the image's heap and GC; its old ergonomic SerialGC was "-Xmx308m -XX:+UseSerialGC", under the 512 MB limit it
+# had then). GATEWAY_JAR runs another build of the gateway, CONNECTIONS and DURATION (s) change the runs, WARM_UP (s)
+# the warm-up before them, LABEL names them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -28,7 +28,8 @@ nginx_port=${NGINX_PORT:-30090}
 duration=${DURATION:-10}
 warm_up=${WARM_UP:-60}
 read -r -a connections <<<"${CONNECTIONS:-50 1000 4000}"
-read -r -a java_opts <<<"${GATEWAY_JAVA_OPTS:--Xmx460m -XX:+UseG1GC}"
+gateway_java_opts=${GATEWAY_JAVA_OPTS:--Xmx460m -XX:+UseG1GC}
+read -r -a java_opts <<<"$gateway_java_opts"
 gateway_java=${GATEWAY_JAVA:-java}
 image=${GATEWAY_IMAGE:-}
 memory=${GATEWAY_MEMORY:-768m}
@@ -38,7 +39,7 @@ if [ -n "$image" ]; then
 else
     java_version=$("$gateway_java" -XshowSettings:properties -version 2>&1 |
         awk '/java.specification.version/ {print $3}')
-    label=${LABEL:-Java $java_version, ${GATEWAY_JAVA_OPTS:--Xmx460m -XX:+UseG1GC}}
+    label=${LABEL:-Java $java_version, $gateway_java_opts}
 fi
 paths=300
 work=$(mktemp -d)
