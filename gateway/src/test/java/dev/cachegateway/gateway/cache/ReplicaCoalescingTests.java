@@ -8,6 +8,7 @@ import java.util.List;
 import dev.cachegateway.gateway.GatewayApplication;
 import dev.cachegateway.gateway.cache.miss.ReplicaLocks;
 import dev.cachegateway.gateway.support.CacheStatusMember;
+import dev.cachegateway.gateway.support.ConcurrentGets;
 import dev.cachegateway.gateway.support.MemcachedContainer;
 import dev.cachegateway.gateway.support.MemcachedTextClient;
 import dev.cachegateway.gateway.support.RecordingBackend;
@@ -19,17 +20,12 @@ import org.junit.jupiter.api.Test;
 import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.junit.jupiter.Container;
 import org.testcontainers.junit.jupiter.Testcontainers;
-import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
-import reactor.netty.http.client.HttpClient;
-import reactor.netty.resources.ConnectionProvider;
 
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.http.ResponseEntity;
-import org.springframework.http.client.reactive.ReactorClientHttpConnector;
-import org.springframework.web.reactive.function.client.WebClient;
 
 /**
  * Two gateways in front of one memcached: a cold key reaches the backend once for both, through a lock item in
@@ -49,22 +45,16 @@ class ReplicaCoalescingTests {
 
     static ConfigurableApplicationContext second;
 
-    static ConnectionProvider connections;
-
-    static WebClient web;
+    static final ConcurrentGets gets = new ConcurrentGets();
 
     @BeforeAll
     static void startTwoGateways() {
         first = gateway();
         second = gateway();
-        connections = ConnectionProvider.builder("replicas").maxConnections(CONCURRENT).build();
-        web = WebClient.builder().clientConnector(new ReactorClientHttpConnector(HttpClient.create(connections)))
-                .build();
     }
 
     @AfterAll
     static void stopGateways() {
-        connections.dispose();
         first.close();
         second.close();
         backend.close();
@@ -83,10 +73,7 @@ class ReplicaCoalescingTests {
         String path = "/api/v1/comments/1";
         backend.reply(path, Reply.json("{\"id\":1}", "public, max-age=60").after(Duration.ofMillis(300)));
 
-        List<ResponseEntity<byte[]>> answers = Flux.range(0, CONCURRENT)
-                .flatMap(i -> get(i % 2 == 0 ? first : second, path), CONCURRENT)
-                .collectList()
-                .block(Duration.ofSeconds(20));
+        List<ResponseEntity<byte[]>> answers = gets.getAll(CONCURRENT, i -> uri(i % 2 == 0 ? first : second, path));
 
         assertThat(backend.calls(path)).isEqualTo(1);
         assertThat(answers).hasSize(CONCURRENT).allSatisfy(answer -> {
@@ -115,8 +102,11 @@ class ReplicaCoalescingTests {
     }
 
     private static Mono<ResponseEntity<byte[]>> get(ConfigurableApplicationContext gateway, String path) {
-        int port = ((WebServerApplicationContext) gateway).getWebServer().getPort();
-        return web.get().uri("http://localhost:" + port + path).exchangeToMono(r -> r.toEntity(byte[].class));
+        return gets.get(uri(gateway, path));
+    }
+
+    private static String uri(ConfigurableApplicationContext gateway, String path) {
+        return "http://localhost:" + ((WebServerApplicationContext) gateway).getWebServer().getPort() + path;
     }
 
     private static ConfigurableApplicationContext gateway() {

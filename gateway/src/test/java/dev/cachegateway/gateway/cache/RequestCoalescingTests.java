@@ -6,18 +6,12 @@ import java.time.Duration;
 import java.util.List;
 
 import dev.cachegateway.gateway.support.CacheIntegrationTest;
+import dev.cachegateway.gateway.support.ConcurrentGets;
 import dev.cachegateway.gateway.support.RecordingBackend.Reply;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import reactor.core.publisher.Flux;
-import reactor.netty.http.client.HttpClient;
-import reactor.netty.resources.ConnectionProvider;
 
 import org.springframework.http.ResponseEntity;
-import org.springframework.http.client.reactive.ReactorClientHttpConnector;
 import org.springframework.test.context.TestPropertySource;
-import org.springframework.web.reactive.function.client.WebClient;
 
 /**
  * Concurrent misses for one key on one gateway: one backend call, and no waiter left hanging whatever that call
@@ -28,21 +22,7 @@ class RequestCoalescingTests extends CacheIntegrationTest {
 
     static final int CONCURRENT = 50;
 
-    private ConnectionProvider connections;
-
-    private WebClient web;
-
-    @BeforeEach
-    void clientWithAConnectionPerRequest() {
-        connections = ConnectionProvider.builder("coalescing").maxConnections(CONCURRENT).build();
-        web = WebClient.builder().baseUrl("http://localhost:" + port)
-                .clientConnector(new ReactorClientHttpConnector(HttpClient.create(connections))).build();
-    }
-
-    @AfterEach
-    void closeConnections() {
-        connections.dispose();
-    }
+    private final ConcurrentGets gets = new ConcurrentGets();
 
     @Test
     void sendsOneBackendCallForFiftyConcurrentMissesAndGivesAllTheSameAnswer() {
@@ -119,12 +99,7 @@ class RequestCoalescingTests extends CacheIntegrationTest {
         assertThat(backend.calls(path)).isEqualTo(CONCURRENT);
     }
 
-    // The bound is the backend's delay plus the lock timeout, with room for a loaded machine.
     private List<ResponseEntity<byte[]>> getConcurrently(String path) {
-        return Flux.range(0, CONCURRENT)
-                .flatMap(i -> web.get().uri(path).exchangeToMono(response -> response.toEntity(byte[].class)),
-                        CONCURRENT)
-                .collectList()
-                .block(Duration.ofSeconds(20));
+        return gets.getAll(CONCURRENT, i -> "http://localhost:" + port + path);
     }
 }

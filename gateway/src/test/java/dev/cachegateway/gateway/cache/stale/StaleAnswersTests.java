@@ -15,6 +15,7 @@ import dev.cachegateway.gateway.cache.miss.ReplicaLocks;
 import dev.cachegateway.gateway.cache.policy.StaleFlags;
 import dev.cachegateway.gateway.cache.policy.StaleWindows;
 import dev.cachegateway.gateway.support.CacheStatusMember;
+import dev.cachegateway.gateway.support.ConcurrentGets;
 import dev.cachegateway.gateway.support.MemcachedContainer;
 import dev.cachegateway.gateway.support.MemcachedTextClient;
 import dev.cachegateway.gateway.support.RecordingBackend;
@@ -27,17 +28,12 @@ import org.junit.jupiter.api.Test;
 import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.junit.jupiter.Container;
 import org.testcontainers.junit.jupiter.Testcontainers;
-import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
-import reactor.netty.http.client.HttpClient;
-import reactor.netty.resources.ConnectionProvider;
 
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.http.ResponseEntity;
-import org.springframework.http.client.reactive.ReactorClientHttpConnector;
-import org.springframework.web.reactive.function.client.WebClient;
 
 /**
  * Stale answers (RFC 5861) from a real memcached through two gateways: a stale item answers at once while exactly
@@ -66,9 +62,7 @@ class StaleAnswersTests {
 
     static ConfigurableApplicationContext refreshingEarly;
 
-    static ConnectionProvider connections;
-
-    static WebClient web;
+    static final ConcurrentGets gets = new ConcurrentGets();
 
     MemcachedTextClient raw;
 
@@ -80,14 +74,10 @@ class StaleAnswersTests {
         withDeadBackend = gateway("http://127.0.0.1:1");
         // Items fresh for 60 s are refreshed once they have less than 58 s left.
         refreshingEarly = gateway(backend.uri(), "--memcached.cache.early-refresh=58s");
-        connections = ConnectionProvider.builder("stale").maxConnections(CONCURRENT).build();
-        web = WebClient.builder().clientConnector(new ReactorClientHttpConnector(HttpClient.create(connections)))
-                .build();
     }
 
     @AfterAll
     static void stopGateways() {
-        connections.dispose();
         first.close();
         second.close();
         withDeadBackend.close();
@@ -145,10 +135,7 @@ class StaleAnswersTests {
         storeStale(path, new StaleWindows(30, 0), 25);
         backend.reply(path, Reply.json(NEW, "public, max-age=60").after(Duration.ofMillis(300)));
 
-        List<ResponseEntity<byte[]>> answers = Flux.range(0, CONCURRENT)
-                .flatMap(i -> get(i % 2 == 0 ? first : second, path), CONCURRENT)
-                .collectList()
-                .block(Duration.ofSeconds(20));
+        List<ResponseEntity<byte[]>> answers = gets.getAll(CONCURRENT, i -> uri(i % 2 == 0 ? first : second, path));
 
         assertThat(answers).hasSize(CONCURRENT).allSatisfy(answer -> {
             assertThat(answer.getStatusCode().value()).isEqualTo(200);
@@ -242,10 +229,7 @@ class StaleAnswersTests {
         storeStale(path, new StaleWindows(0, 60), 30);
         backend.reply(path, Reply.json("{\"error\":true}", "no-store").withStatus(503).after(Duration.ofMillis(300)));
 
-        List<ResponseEntity<byte[]>> answers = Flux.range(0, CONCURRENT)
-                .flatMap(i -> get(i % 2 == 0 ? first : second, path), CONCURRENT)
-                .collectList()
-                .block(Duration.ofSeconds(20));
+        List<ResponseEntity<byte[]>> answers = gets.getAll(CONCURRENT, i -> uri(i % 2 == 0 ? first : second, path));
 
         assertThat(answers).hasSize(CONCURRENT).allSatisfy(answer -> {
             assertThat(answer.getStatusCode().value()).isEqualTo(200);
@@ -336,8 +320,11 @@ class StaleAnswersTests {
     }
 
     private static Mono<ResponseEntity<byte[]>> get(ConfigurableApplicationContext gateway, String path) {
-        int port = ((WebServerApplicationContext) gateway).getWebServer().getPort();
-        return web.get().uri("http://localhost:" + port + path).exchangeToMono(r -> r.toEntity(byte[].class));
+        return gets.get(uri(gateway, path));
+    }
+
+    private static String uri(ConfigurableApplicationContext gateway, String path) {
+        return "http://localhost:" + ((WebServerApplicationContext) gateway).getWebServer().getPort() + path;
     }
 
     private static ConfigurableApplicationContext gateway(String backendUri, String... settings) {
