@@ -1,5 +1,6 @@
 package dev.cachegateway.gateway.cache.miss;
 
+import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -12,23 +13,45 @@ import reactor.core.publisher.Sinks;
  * Misses for one key that arrive while another is on its way to the backend, as nginx's
  * {@code proxy_cache_lock}: the first request for a key leads and asks the backend; the others follow and wait for
  * its answer instead of asking too. A shared answer stays here until it is in memcached, so that no request falls
- * into the gap between the leader's answer and its store and asks the backend again.
+ * into the gap between the leader's answer and its store and asks the backend again. A request whose lookup missed
+ * just before that store landed, and that enters only after it, is told so ({@link Ticket#followsAStore}).
  */
 public final class InFlightRequests {
 
+    /** How long after a lead's store a new leader still looks memcached up again: longer than a lookup takes. */
+    static final long RECENT_STORE_NANOS = Duration.ofSeconds(2).toNanos();
+
+    // Swept when it grows past this; an entry is worth keeping only while it is recent.
+    private static final int MAX_STORES_KEPT = 4096;
+
     private final ConcurrentMap<String, Sinks.One<CapturedResponse>> leaders = new ConcurrentHashMap<>();
+
+    private final ConcurrentMap<String, Long> storedAt = new ConcurrentHashMap<>();
 
     /** Joins the requests for {@code key}: as their leader if none is in flight, else as a follower. */
     public Ticket enter(String key) {
         Sinks.One<CapturedResponse> mine = Sinks.one();
         Sinks.One<CapturedResponse> current = leaders.putIfAbsent(key, mine);
-        return current == null ? new Ticket(key, mine, true) : new Ticket(key, current, false);
+        if (current != null) {
+            return new Ticket(key, current, false);
+        }
+        Long stored = storedAt.get(key);
+        boolean recent = stored != null && System.nanoTime() - stored < RECENT_STORE_NANOS;
+        return new Ticket(key, mine, true, recent);
     }
 
     /** A follower's ticket if a request for {@code key} is in flight; never leads. */
     public Optional<Ticket> follow(String key) {
         Sinks.One<CapturedResponse> current = leaders.get(key);
         return current != null ? Optional.of(new Ticket(key, current, false)) : Optional.empty();
+    }
+
+    private void remember(String key) {
+        long now = System.nanoTime();
+        if (storedAt.size() >= MAX_STORES_KEPT) {
+            storedAt.values().removeIf(at -> now - at >= RECENT_STORE_NANOS);
+        }
+        storedAt.put(key, now);
     }
 
     /** How many keys have a leader in flight now. */
@@ -45,16 +68,31 @@ public final class InFlightRequests {
 
         private final boolean leads;
 
+        private final boolean followsAStore;
+
         private volatile boolean shared;
 
         private Ticket(String key, Sinks.One<CapturedResponse> answer, boolean leads) {
+            this(key, answer, leads, false);
+        }
+
+        private Ticket(String key, Sinks.One<CapturedResponse> answer, boolean leads, boolean followsAStore) {
             this.key = key;
             this.answer = answer;
             this.leads = leads;
+            this.followsAStore = followsAStore;
         }
 
         boolean leads() {
             return leads;
+        }
+
+        /**
+         * For a leader: whether an earlier lead for the key stored its answer a moment ago. This one's lookup may
+         * have missed just before that store landed, so memcached is asked again before the backend.
+         */
+        boolean followsAStore() {
+            return followsAStore;
         }
 
         /** For a follower: the leader's answer, or empty if the leader had none to share. */
@@ -87,6 +125,9 @@ public final class InFlightRequests {
 
         /** For the leader: the shared answer is in memcached now, or will not be; later requests look it up. */
         void end() {
+            if (shared) {
+                remember(key);
+            }
             leaders.remove(key, answer);
             answer.tryEmitEmpty();
         }

@@ -90,7 +90,8 @@ public final class MissCoalescing {
                     () -> backend.fetch(exchange, chain, key, outcome, Waiters.NONE));
         }
         return replicas.claim(key)
-                .flatMap(claim -> lead(exchange, chain, key, outcome, new Lead(ticket, claim, replicas), recheck))
+                .flatMap(claim -> lead(exchange, chain, key, outcome, new Lead(ticket, claim, replicas),
+                        recheck || ticket.followsAStore()))
                 .doFinally(signal -> ticket.release());
     }
 
@@ -109,7 +110,7 @@ public final class MissCoalescing {
                 }
                 return backend.fetch(exchange, chain, key, outcome, lead);
             }
-            // Another replica stored it already.
+            // Another replica, or an earlier lead in this gateway, stored it already.
             Optional<DecodedItem> stored = format.decode(item.get());
             if (stored.isEmpty()) {
                 return backend.fetch(exchange, chain, key, outcome, lead);
