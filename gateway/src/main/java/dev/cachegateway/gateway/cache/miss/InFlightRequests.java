@@ -1,6 +1,5 @@
 package dev.cachegateway.gateway.cache.miss;
 
-import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -14,19 +13,14 @@ import reactor.core.publisher.Sinks;
  * {@code proxy_cache_lock}: the first request for a key leads and asks the backend; the others follow and wait for
  * its answer instead of asking too. A shared answer stays here until it is in memcached, so that no request falls
  * into the gap between the leader's answer and its store and asks the backend again. A request whose lookup missed
- * just before that store landed, and that enters only after it, is told so ({@link Ticket#followsAStore}).
+ * just before that store landed, and that enters only after it, is told so ({@link Ticket#followsAStore}, kept by
+ * {@link RecentStores}).
  */
 public final class InFlightRequests {
 
-    /** How long after a lead's store a new leader still looks memcached up again: longer than a lookup takes. */
-    static final long RECENT_STORE_NANOS = Duration.ofSeconds(2).toNanos();
-
-    // Swept when it grows past this; an entry is worth keeping only while it is recent.
-    private static final int MAX_STORES_KEPT = 4096;
-
     private final ConcurrentMap<String, Sinks.One<CapturedResponse>> leaders = new ConcurrentHashMap<>();
 
-    private final ConcurrentMap<String, Long> storedAt = new ConcurrentHashMap<>();
+    private final RecentStores stores = new RecentStores();
 
     /** Joins the requests for {@code key}: as their leader if none is in flight, else as a follower. */
     public Ticket enter(String key) {
@@ -35,23 +29,13 @@ public final class InFlightRequests {
         if (current != null) {
             return new Ticket(key, current, false);
         }
-        Long stored = storedAt.get(key);
-        boolean recent = stored != null && System.nanoTime() - stored < RECENT_STORE_NANOS;
-        return new Ticket(key, mine, true, recent);
+        return new Ticket(key, mine, true, stores.storedLately(key));
     }
 
     /** A follower's ticket if a request for {@code key} is in flight; never leads. */
     public Optional<Ticket> follow(String key) {
         Sinks.One<CapturedResponse> current = leaders.get(key);
         return current != null ? Optional.of(new Ticket(key, current, false)) : Optional.empty();
-    }
-
-    private void remember(String key) {
-        long now = System.nanoTime();
-        if (storedAt.size() >= MAX_STORES_KEPT) {
-            storedAt.values().removeIf(at -> now - at >= RECENT_STORE_NANOS);
-        }
-        storedAt.put(key, now);
     }
 
     /** How many keys have a leader in flight now. */
@@ -126,7 +110,7 @@ public final class InFlightRequests {
         /** For the leader: the shared answer is in memcached now, or will not be; later requests look it up. */
         void end() {
             if (shared) {
-                remember(key);
+                stores.remember(key);
             }
             leaders.remove(key, answer);
             answer.tryEmitEmpty();
