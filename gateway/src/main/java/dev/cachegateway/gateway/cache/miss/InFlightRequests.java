@@ -12,24 +12,17 @@ import reactor.core.publisher.Sinks;
  * Misses for one key that arrive while another is on its way to the backend, as nginx's
  * {@code proxy_cache_lock}: the first request for a key leads and asks the backend; the others follow and wait for
  * its answer instead of asking too. A shared answer stays here until it is in memcached, so that no request falls
- * into the gap between the leader's answer and its store and asks the backend again. A request whose lookup missed
- * just before that store landed, and that enters only after it, is told so ({@link Ticket#followsAStore}, kept by
- * {@link RecentStores}).
+ * into the gap between the leader's answer and its store and asks the backend again.
  */
 public final class InFlightRequests {
 
     private final ConcurrentMap<String, Sinks.One<CapturedResponse>> leaders = new ConcurrentHashMap<>();
 
-    private final RecentStores stores = new RecentStores();
-
     /** Joins the requests for {@code key}: as their leader if none is in flight, else as a follower. */
     public Ticket enter(String key) {
         Sinks.One<CapturedResponse> mine = Sinks.one();
         Sinks.One<CapturedResponse> current = leaders.putIfAbsent(key, mine);
-        if (current != null) {
-            return new Ticket(key, current, false);
-        }
-        return new Ticket(key, mine, true, stores.storedLately(key));
+        return current == null ? new Ticket(key, mine, true) : new Ticket(key, current, false);
     }
 
     /** A follower's ticket if a request for {@code key} is in flight; never leads. */
@@ -52,31 +45,16 @@ public final class InFlightRequests {
 
         private final boolean leads;
 
-        private final boolean followsAStore;
-
         private volatile boolean shared;
 
         private Ticket(String key, Sinks.One<CapturedResponse> answer, boolean leads) {
-            this(key, answer, leads, false);
-        }
-
-        private Ticket(String key, Sinks.One<CapturedResponse> answer, boolean leads, boolean followsAStore) {
             this.key = key;
             this.answer = answer;
             this.leads = leads;
-            this.followsAStore = followsAStore;
         }
 
         boolean leads() {
             return leads;
-        }
-
-        /**
-         * For a leader: whether an earlier lead for the key stored its answer a moment ago. This one's lookup may
-         * have missed just before that store landed, so memcached is asked again before the backend.
-         */
-        boolean followsAStore() {
-            return followsAStore;
         }
 
         /** For a follower: the leader's answer, or empty if the leader had none to share. */
@@ -109,9 +87,6 @@ public final class InFlightRequests {
 
         /** For the leader: the shared answer is in memcached now, or will not be; later requests look it up. */
         void end() {
-            if (shared) {
-                stores.remember(key);
-            }
             leaders.remove(key, answer);
             answer.tryEmitEmpty();
         }

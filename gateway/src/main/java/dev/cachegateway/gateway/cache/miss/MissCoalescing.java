@@ -90,8 +90,7 @@ public final class MissCoalescing {
                     () -> backend.fetch(exchange, chain, key, outcome, Waiters.NONE));
         }
         return replicas.claim(key)
-                .flatMap(claim -> lead(exchange, chain, key, outcome, new Lead(ticket, claim, replicas),
-                        recheck || ticket.followsAStore()))
+                .flatMap(claim -> lead(exchange, chain, key, outcome, new Lead(ticket, claim, replicas), recheck))
                 .doFinally(signal -> ticket.release());
     }
 
@@ -110,7 +109,7 @@ public final class MissCoalescing {
                 }
                 return backend.fetch(exchange, chain, key, outcome, lead);
             }
-            // Another replica, or an earlier lead in this gateway, stored it already.
+            // Another replica stored it already.
             Optional<DecodedItem> stored = format.decode(item.get());
             if (stored.isEmpty()) {
                 return backend.fetch(exchange, chain, key, outcome, lead);

@@ -47,29 +47,6 @@ class InFlightRequestsTests {
     }
 
     @Test
-    void tellsALeaderThatAnEarlierLeadForItsKeyHasJustStoredItsAnswer() {
-        Ticket first = inFlight.enter("/a");
-        assertThat(first.followsAStore()).isFalse();
-        first.share(answer());
-        first.end();
-
-        Ticket next = inFlight.enter("/a");
-
-        assertThat(next.leads()).isTrue();
-        assertThat(next.followsAStore()).isTrue();
-        assertThat(inFlight.enter("/b").followsAStore()).isFalse();
-    }
-
-    @Test
-    void tellsALeaderNothingWhenTheEarlierLeadHadNoAnswerToStore() {
-        Ticket first = inFlight.enter("/a");
-        first.release();
-        first.end();
-
-        assertThat(inFlight.enter("/a").followsAStore()).isFalse();
-    }
-
-    @Test
     void endsTheLeadSoThatTheNextRequestLeadsAgain() {
         Ticket leader = inFlight.enter("/a");
         leader.share(answer());
