@@ -7,6 +7,7 @@ import dev.cachegateway.gateway.cache.hit.NearCache;
 import dev.cachegateway.gateway.cache.invalidate.WriteInvalidation;
 import dev.cachegateway.gateway.cache.miss.InFlightRequests;
 import dev.cachegateway.gateway.cache.miss.ReplicaLocks;
+import dev.cachegateway.gateway.cache.miss.WriteFences;
 import dev.cachegateway.gateway.cache.miss.ResponseStore;
 import dev.cachegateway.gateway.cache.outcome.CacheMetrics;
 import dev.cachegateway.gateway.cache.stale.BackgroundRefresh;
@@ -65,17 +66,23 @@ class MemcachedCacheConfiguration {
     }
 
     @Bean
-    WriteInvalidation writeInvalidation(ReactiveMemcached memcached, NearCache nearCache) {
-        return new WriteInvalidation(memcached, nearCache);
+    WriteFences writeFences(ReactiveMemcached memcached) {
+        return new WriteFences(memcached);
+    }
+
+    @Bean
+    WriteInvalidation writeInvalidation(ReactiveMemcached memcached, NearCache nearCache, InFlightRequests inFlight,
+            WriteFences fences) {
+        return new WriteInvalidation(memcached, nearCache, inFlight, fences);
     }
 
     @Bean
     MemcachedCacheGatewayFilterFactory memcachedCacheGatewayFilterFactory(MemcachedCacheProperties defaults,
             HttpItemProperties http, ReactiveMemcached memcached, ItemLookup items, ResponseStore store,
-            InFlightRequests inFlight, ReplicaLocks replicas, BackgroundRefresh refresh, WriteInvalidation invalidation,
-            CacheMetrics metrics) {
-        return new MemcachedCacheGatewayFilterFactory(defaults, http, memcached, items, store, inFlight, replicas,
-                refresh, invalidation, metrics);
+            InFlightRequests inFlight, ReplicaLocks replicas, WriteFences fences, NearCache nearCache,
+            BackgroundRefresh refresh, WriteInvalidation invalidation, CacheMetrics metrics) {
+        return new MemcachedCacheGatewayFilterFactory(defaults, http, memcached, items, store,
+                new MissParts(inFlight, replicas, fences, nearCache), refresh, invalidation, metrics);
     }
 
     @Bean

@@ -8,9 +8,7 @@ import dev.cachegateway.gateway.cache.format.FormatName;
 import dev.cachegateway.gateway.cache.hit.ItemLookup;
 import dev.cachegateway.gateway.cache.invalidate.WriteInvalidation;
 import dev.cachegateway.gateway.cache.miss.BackendFallback;
-import dev.cachegateway.gateway.cache.miss.InFlightRequests;
 import dev.cachegateway.gateway.cache.miss.MissCoalescing;
-import dev.cachegateway.gateway.cache.miss.ReplicaLocks;
 import dev.cachegateway.gateway.cache.miss.ResponseStore;
 import dev.cachegateway.gateway.cache.outcome.CacheMetrics;
 import dev.cachegateway.gateway.cache.stale.BackgroundRefresh;
@@ -36,9 +34,7 @@ public class MemcachedCacheGatewayFilterFactory
 
     private final ResponseStore store;
 
-    private final InFlightRequests inFlight;
-
-    private final ReplicaLocks replicas;
+    private final MissParts misses;
 
     private final BackgroundRefresh refresh;
 
@@ -51,16 +47,15 @@ public class MemcachedCacheGatewayFilterFactory
     private final ReactiveMemcached memcached;
 
     MemcachedCacheGatewayFilterFactory(MemcachedCacheProperties defaults, HttpItemProperties http,
-            ReactiveMemcached memcached, ItemLookup items, ResponseStore store, InFlightRequests inFlight,
-            ReplicaLocks replicas, BackgroundRefresh refresh, WriteInvalidation invalidation, CacheMetrics metrics) {
+            ReactiveMemcached memcached, ItemLookup items, ResponseStore store, MissParts misses,
+            BackgroundRefresh refresh, WriteInvalidation invalidation, CacheMetrics metrics) {
         super(Config.class);
         this.defaults = defaults;
         this.http = http;
         this.memcached = memcached;
         this.items = items;
         this.store = store;
-        this.inFlight = inFlight;
-        this.replicas = replicas;
+        this.misses = misses;
         this.refresh = refresh;
         this.invalidation = invalidation;
         this.metrics = metrics;
@@ -72,11 +67,11 @@ public class MemcachedCacheGatewayFilterFactory
         RouteParts parts = route.format() == FormatName.HTTP ? RouteParts.wholeAnswers(route, config, defaults, http)
                 : RouteParts.bodies(route, defaults, http);
         BackendFallback backend = new BackendFallback(route.store(), parts.policy(), parts.format(), memcached, store,
-                metrics);
-        MissCoalescing misses = new MissCoalescing(inFlight, replicas, backend, parts.format(),
-                defaults.getLockTimeout());
+                misses.fences(), misses.near(), metrics);
+        MissCoalescing coalescing = new MissCoalescing(misses.inFlight(), misses.replicas(), misses.fences(), backend,
+                parts.format(), defaults.getLockTimeout());
         return new MemcachedCacheFilter(items, defaults.getBypassHeaders(), metrics, new CachedRoute(parts.keys(),
-                parts.format(), misses, new StaleResponses(refresh, backend), route.refreshAhead(),
+                parts.format(), coalescing, new StaleResponses(refresh, backend), route.refreshAhead(),
                 route.describe(this, defaults)), invalidation);
     }
 

@@ -5,10 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import java.util.List;
 
-import dev.cachegateway.gateway.GatewayApplication;
 import dev.cachegateway.gateway.cache.miss.ReplicaLocks;
 import dev.cachegateway.gateway.support.CacheStatusMember;
 import dev.cachegateway.gateway.support.ConcurrentGets;
+import dev.cachegateway.gateway.support.GatewayReplicas;
 import dev.cachegateway.gateway.support.MemcachedContainer;
 import dev.cachegateway.gateway.support.MemcachedTextClient;
 import dev.cachegateway.gateway.support.RecordingBackend;
@@ -22,8 +22,6 @@ import org.testcontainers.junit.jupiter.Container;
 import org.testcontainers.junit.jupiter.Testcontainers;
 import reactor.core.publisher.Mono;
 
-import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.http.ResponseEntity;
 
@@ -106,13 +104,10 @@ class ReplicaCoalescingTests {
     }
 
     private static String uri(ConfigurableApplicationContext gateway, String path) {
-        return "http://localhost:" + ((WebServerApplicationContext) gateway).getWebServer().getPort() + path;
+        return GatewayReplicas.uri(gateway, path);
     }
 
     private static ConfigurableApplicationContext gateway() {
-        return new SpringApplicationBuilder(GatewayApplication.class).run("--server.port=0",
-                "--management.server.port=0", "--comments-service.uri=" + backend.uri(),
-                "--memcached.servers=" + MemcachedContainer.address(memcached),
-                "--memcached.operation-timeout=500ms", "--memcached.cache.lock-timeout=2s");
+        return GatewayReplicas.start(memcached, backend, "--memcached.cache.lock-timeout=2s");
     }
 }

@@ -129,6 +129,12 @@ public final class MemcachedTextClient implements AutoCloseable {
         return keys;
     }
 
+    /** Deletes {@code key}, as memcached's eviction would lose it; true if it was there. */
+    public boolean delete(String key) throws IOException {
+        send(("delete " + key + "\r\n").getBytes(StandardCharsets.UTF_8));
+        return readLine().equals("DELETED");
+    }
+
     public void flushAll() throws IOException {
         send("flush_all\r\n".getBytes(StandardCharsets.US_ASCII));
         expectLine("OK");

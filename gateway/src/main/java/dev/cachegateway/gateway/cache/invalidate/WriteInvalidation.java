@@ -7,6 +7,8 @@ import java.util.Set;
 
 import dev.cachegateway.gateway.cache.hit.NearCache;
 import dev.cachegateway.gateway.cache.key.CacheKeyTemplate;
+import dev.cachegateway.gateway.cache.miss.InFlightRequests;
+import dev.cachegateway.gateway.cache.miss.WriteFences;
 import dev.cachegateway.gateway.logging.BurstLog;
 import dev.cachegateway.gateway.memcached.ReactiveMemcached;
 import org.jspecify.annotations.Nullable;
@@ -26,8 +28,10 @@ import org.springframework.web.server.ServerWebExchange;
  * invalidate a same-origin {@code Location} and {@code Content-Location}. Here that is a {@code delete} of the keys
  * the route's template makes of them, so that no replica and no plain {@code get} reader (nginx, PHP) serves the
  * old item again, and this gateway's near-cache forgets it; other replicas' near-caches keep theirs for up to their
- * TTL, as after a purge. The deletes go out before the answer does, so a client that reads right after its write
- * never gets the old item from memcached. A memcached that fails them costs the answer nothing but the wait.
+ * TTL, as after a purge. Before each delete the write leaves its mark ({@link WriteFences}), so that no fetch that
+ * asked the backend before the write, on any replica, stores its answer over it or shares it with a request that
+ * arrives after it. The marks and deletes go out before the answer does, so a client that reads right after its
+ * write never gets the old item from memcached. A memcached that fails them costs the answer nothing but the wait.
  */
 public final class WriteInvalidation {
 
@@ -41,9 +45,16 @@ public final class WriteInvalidation {
 
     private final NearCache near;
 
-    public WriteInvalidation(ReactiveMemcached memcached, NearCache near) {
+    private final InFlightRequests inFlight;
+
+    private final WriteFences fences;
+
+    public WriteInvalidation(ReactiveMemcached memcached, NearCache near, InFlightRequests inFlight,
+            WriteFences fences) {
         this.memcached = memcached;
         this.near = near;
+        this.inFlight = inFlight;
+        this.fences = fences;
     }
 
     /**
@@ -69,8 +80,13 @@ public final class WriteInvalidation {
     }
 
     private Mono<Boolean> delete(String key) {
+        inFlight.forget(key);
         near.invalidate(key);
-        return memcached.delete(key).onErrorResume(failure -> {
+        Mono<Boolean> mark = fences.mark(key).onErrorResume(failure -> {
+            failures.warn("memcached failed to mark a write to " + key + "; a fetch from before it may store", failure);
+            return Mono.just(false);
+        });
+        return mark.then(memcached.delete(key)).onErrorResume(failure -> {
             failures.warn("memcached failed to delete " + key + " after a write; it expires on its own", failure);
             return Mono.just(false);
         });

@@ -2,9 +2,9 @@ package dev.cachegateway.gateway.cache.miss;
 
 import java.util.Optional;
 
-import dev.cachegateway.gateway.cache.format.HttpFormat;
 import dev.cachegateway.gateway.cache.format.ItemFormat;
-import dev.cachegateway.gateway.cache.format.Variants;
+import dev.cachegateway.gateway.cache.hit.NearCache;
+import dev.cachegateway.gateway.cache.miss.WriteFences.Fence;
 import dev.cachegateway.gateway.cache.outcome.CacheMetrics;
 import dev.cachegateway.gateway.cache.outcome.CacheOutcome;
 import dev.cachegateway.gateway.cache.policy.StoreDecision;
@@ -54,19 +54,19 @@ public final class BackendFallback {
 
     private final ItemFormat format;
 
-    private final ResponseStore store;
+    private final FencedStore store;
 
-    private final VariantStore variants;
+    private final WriteFences fences;
 
     private final CacheMetrics metrics;
 
     public BackendFallback(boolean storing, StorePolicy policy, ItemFormat format, ReactiveMemcached memcached,
-            ResponseStore store, CacheMetrics metrics) {
+            ResponseStore store, WriteFences fences, NearCache near, CacheMetrics metrics) {
         this.storing = storing;
         this.policy = policy;
         this.format = format;
-        this.store = store;
-        this.variants = new VariantStore(memcached, store, format);
+        this.store = new FencedStore(format, store, fences, memcached, near, metrics);
+        this.fences = fences;
         this.metrics = metrics;
     }
 
@@ -89,6 +89,12 @@ public final class BackendFallback {
      */
     public Mono<Void> fetch(ServerWebExchange exchange, GatewayFilterChain chain, String key, CacheOutcome outcome,
             Waiters waiters) {
+        return fences.take(key).flatMap(fence -> fetch(exchange, chain, key, outcome, waiters, fence));
+    }
+
+    /** The same, for a fetch that took its fence already, before the backend is asked. */
+    Mono<Void> fetch(ServerWebExchange exchange, GatewayFilterChain chain, String key, CacheOutcome outcome,
+            Waiters waiters, Fence fence) {
         HttpHeaders requestHeaders = exchange.getRequest().getHeaders();
         ServerHttpResponse response = new StoringResponse(exchange.getResponse(), exchange.getRequest().getMethod(),
                 policy, outcome, new StoringResponse.Capture() {
@@ -98,13 +104,7 @@ public final class BackendFallback {
                         CapturedResponse captured = format.capture(answer, requestHeaders);
                         // Shared first: a store that fails at once ends the lead, and must find the answer given.
                         waiters.share(captured);
-                        if (Variants.varies(captured.headers()) && format instanceof HttpFormat) {
-                            variants.store(key, captured, decision.flags(), decision.ttlSeconds(), waiters::stored);
-                        }
-                        else {
-                            store.store(key, format.encode(captured, decision.flags(), System.currentTimeMillis()),
-                                    decision.ttlSeconds(), waiters::stored);
-                        }
+                        store.store(key, captured, decision, fence, waiters::stored);
                     }
 
                     @Override

@@ -4,6 +4,7 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 
+import dev.cachegateway.gateway.cache.miss.WriteFences.Fence;
 import dev.cachegateway.gateway.cache.response.CapturedResponse;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
@@ -12,23 +13,40 @@ import reactor.core.publisher.Sinks;
  * Misses for one key that arrive while another is on its way to the backend, as nginx's
  * {@code proxy_cache_lock}: the first request for a key leads and asks the backend; the others follow and wait for
  * its answer instead of asking too. A shared answer stays here until it is in memcached, so that no request falls
- * into the gap between the leader's answer and its store and asks the backend again.
+ * into the gap between the leader's answer and its store and asks the backend again. A write to the key ends that:
+ * no request that arrives after it joins a lead from before it.
  */
 public final class InFlightRequests {
 
-    private final ConcurrentMap<String, Sinks.One<CapturedResponse>> leaders = new ConcurrentHashMap<>();
+    private final ConcurrentMap<String, Flight> leaders = new ConcurrentHashMap<>();
+
+    // The leader's answer, and the fence it took before it asked the backend, for followers to check.
+    private record Flight(Sinks.One<CapturedResponse> answer, Sinks.One<Fence> fence) {
+
+        static Flight start() {
+            return new Flight(Sinks.one(), Sinks.one());
+        }
+    }
 
     /** Joins the requests for {@code key}: as their leader if none is in flight, else as a follower. */
     public Ticket enter(String key) {
-        Sinks.One<CapturedResponse> mine = Sinks.one();
-        Sinks.One<CapturedResponse> current = leaders.putIfAbsent(key, mine);
+        Flight mine = Flight.start();
+        Flight current = leaders.putIfAbsent(key, mine);
         return current == null ? new Ticket(key, mine, true) : new Ticket(key, current, false);
     }
 
     /** A follower's ticket if a request for {@code key} is in flight; never leads. */
     public Optional<Ticket> follow(String key) {
-        Sinks.One<CapturedResponse> current = leaders.get(key);
+        Flight current = leaders.get(key);
         return current != null ? Optional.of(new Ticket(key, current, false)) : Optional.empty();
+    }
+
+    /**
+     * Lets no later request join the lead in flight for {@code key}, if there is one: a write changed what it
+     * fetches. The requests that joined it already keep waiting for its answer.
+     */
+    public void forget(String key) {
+        leaders.remove(key);
     }
 
     /** How many keys have a leader in flight now. */
@@ -41,15 +59,15 @@ public final class InFlightRequests {
 
         private final String key;
 
-        private final Sinks.One<CapturedResponse> answer;
+        private final Flight flight;
 
         private final boolean leads;
 
         private volatile boolean shared;
 
-        private Ticket(String key, Sinks.One<CapturedResponse> answer, boolean leads) {
+        private Ticket(String key, Flight flight, boolean leads) {
             this.key = key;
-            this.answer = answer;
+            this.flight = flight;
             this.leads = leads;
         }
 
@@ -59,7 +77,22 @@ public final class InFlightRequests {
 
         /** For a follower: the leader's answer, or empty if the leader had none to share. */
         Mono<CapturedResponse> answer() {
-            return answer.asMono();
+            return flight.answer().asMono();
+        }
+
+        /** For a follower: the leader's fence, or empty if it ended before it took one. */
+        Mono<Fence> fence() {
+            return flight.fence().asMono();
+        }
+
+        /** For the leader: the fence it took, before it asks the backend. */
+        void fenced(Fence fence) {
+            flight.fence().tryEmitValue(fence);
+        }
+
+        /** For a follower that found a write since the lead began: no later request joins that lead either. */
+        void leave() {
+            leaders.remove(key, flight);
         }
 
         /**
@@ -68,7 +101,7 @@ public final class InFlightRequests {
          */
         void share(CapturedResponse response) {
             shared = true;
-            answer.tryEmitValue(response);
+            flight.answer().tryEmitValue(response);
         }
 
         /**
@@ -77,8 +110,9 @@ public final class InFlightRequests {
          * Safe to call more than once; it must be called however the lead ends.
          */
         boolean release() {
-            if (answer.tryEmitEmpty().isSuccess()) {
-                leaders.remove(key, answer);
+            flight.fence().tryEmitEmpty();
+            if (flight.answer().tryEmitEmpty().isSuccess()) {
+                leaders.remove(key, flight);
                 return true;
             }
             // Ended already: on an error, the lead's own doFinally runs after the one that wraps it.
@@ -87,8 +121,9 @@ public final class InFlightRequests {
 
         /** For the leader: the shared answer is in memcached now, or will not be; later requests look it up. */
         void end() {
-            leaders.remove(key, answer);
-            answer.tryEmitEmpty();
+            leaders.remove(key, flight);
+            flight.answer().tryEmitEmpty();
+            flight.fence().tryEmitEmpty();
         }
     }
 }

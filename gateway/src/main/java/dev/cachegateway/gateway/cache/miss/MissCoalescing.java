@@ -2,13 +2,13 @@ package dev.cachegateway.gateway.cache.miss;
 
 import java.time.Duration;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 
 import dev.cachegateway.gateway.cache.format.DecodedItem;
 import dev.cachegateway.gateway.cache.format.ItemFormat;
 import dev.cachegateway.gateway.cache.miss.BackendFallback.Waiters;
 import dev.cachegateway.gateway.cache.miss.InFlightRequests.Ticket;
+import dev.cachegateway.gateway.cache.miss.WriteFences.Fence;
 import dev.cachegateway.gateway.cache.outcome.CacheOutcome;
 import dev.cachegateway.gateway.cache.response.CapturedResponse;
 import dev.cachegateway.gateway.cache.response.CapturedResponseWriter;
@@ -35,15 +35,18 @@ public final class MissCoalescing {
 
     private final ItemFormat format;
 
-    private final Duration lockTimeout;
+    private final WriteFences fences;
 
-    public MissCoalescing(InFlightRequests inFlight, ReplicaLocks replicas, BackendFallback backend, ItemFormat format,
-            Duration lockTimeout) {
+    private final Followers followers;
+
+    public MissCoalescing(InFlightRequests inFlight, ReplicaLocks replicas, WriteFences fences,
+            BackendFallback backend, ItemFormat format, Duration lockTimeout) {
         this.inFlight = inFlight;
         this.replicas = replicas;
+        this.fences = fences;
         this.backend = backend;
         this.format = format;
-        this.lockTimeout = lockTimeout;
+        this.followers = new Followers(fences, backend, format, lockTimeout);
     }
 
     /**
@@ -57,7 +60,7 @@ public final class MissCoalescing {
         if (!backend.stores(exchange.getRequest())) {
             return Optional.empty();
         }
-        return inFlight.follow(key).map(ticket -> follow(exchange, chain, key, ticket, outcome, lookUp));
+        return inFlight.follow(key).map(ticket -> followers.follow(exchange, chain, key, ticket, outcome, lookUp, lookUp));
     }
 
     /** Whether a miss for {@code key} is on its way to the backend now. */
@@ -86,18 +89,24 @@ public final class MissCoalescing {
         }
         Ticket ticket = inFlight.enter(key);
         if (!ticket.leads()) {
-            return follow(exchange, chain, key, ticket, outcome,
-                    () -> backend.fetch(exchange, chain, key, outcome, Waiters.NONE));
+            return followers.follow(exchange, chain, key, ticket, outcome,
+                    () -> backend.fetch(exchange, chain, key, outcome, Waiters.NONE),
+                    () -> miss(exchange, chain, key, outcome, recheck));
         }
-        return replicas.claim(key)
-                .flatMap(claim -> lead(exchange, chain, key, outcome, new Lead(ticket, claim, replicas), recheck))
+        // The fence is taken before the backend is asked, so that a write after it keeps its answer out.
+        return Mono.zip(replicas.claim(key), fences.take(key))
+                .flatMap(taken -> {
+                    ticket.fenced(taken.getT2());
+                    return lead(exchange, chain, key, outcome, new Lead(ticket, taken.getT1(), replicas),
+                            taken.getT2(), recheck);
+                })
                 .doFinally(signal -> ticket.release());
     }
 
     private Mono<Void> lead(ServerWebExchange exchange, GatewayFilterChain chain, String key, CacheOutcome outcome,
-            Lead lead, boolean recheck) {
+            Lead lead, Fence fence, boolean recheck) {
         if (!lead.waitsForAnotherReplica() && !recheck) {
-            return backend.fetch(exchange, chain, key, outcome, lead);
+            return backend.fetch(exchange, chain, key, outcome, lead, fence);
         }
         Mono<CachedItem> landed = lead.waitsForAnotherReplica() ? replicas.awaitItem(key, format::isFresh)
                 : replicas.freshItem(key, format::isFresh);
@@ -107,12 +116,12 @@ public final class MissCoalescing {
                 if (lead.waitsForAnotherReplica()) {
                     outcome.collapseFailed();
                 }
-                return backend.fetch(exchange, chain, key, outcome, lead);
+                return backend.fetch(exchange, chain, key, outcome, lead, fence);
             }
             // Another replica stored it already.
             Optional<DecodedItem> stored = format.decode(item.get());
             if (stored.isEmpty()) {
-                return backend.fetch(exchange, chain, key, outcome, lead);
+                return backend.fetch(exchange, chain, key, outcome, lead, fence);
             }
             CapturedResponse answer = format.answer(stored.get(), item.get().flags(), MetaItem.TTL_UNKNOWN,
                     System.currentTimeMillis()).response();
@@ -125,27 +134,5 @@ public final class MissCoalescing {
             outcome.coalesced();
             return CapturedResponseWriter.write(exchange, answer);
         });
-    }
-
-    // A leader that ends with nothing to share leaves its followers to afterFailedLeader; one that takes longer than
-    // the lock timeout, or shares an answer a follower cannot take, leaves them to ask the backend themselves.
-    private Mono<Void> follow(ServerWebExchange exchange, GatewayFilterChain chain, String key, Ticket ticket,
-            CacheOutcome outcome, Supplier<Mono<Void>> afterFailedLeader) {
-        AtomicBoolean waitedTooLong = new AtomicBoolean();
-        return ticket.answer()
-                .timeout(lockTimeout, Mono.fromRunnable(() -> waitedTooLong.set(true)))
-                .map(Optional::of)
-                .defaultIfEmpty(Optional.empty())
-                .flatMap(shared -> {
-                    // The leader's answer may be gzip for a client that takes it, or the variant of another client;
-                    // one that cannot take it asks itself.
-                    if (shared.isEmpty() || !format.canAnswer(exchange.getRequest().getHeaders(), shared.get())) {
-                        outcome.collapseFailed();
-                        return shared.isEmpty() && !waitedTooLong.get() ? afterFailedLeader.get()
-                                : backend.fetch(exchange, chain, key, outcome, Waiters.NONE);
-                    }
-                    outcome.coalesced();
-                    return CapturedResponseWriter.write(exchange, shared.get());
-                });
     }
 }

@@ -1,7 +1,9 @@
 package dev.cachegateway.gateway.cache.miss;
 
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 
 import dev.cachegateway.gateway.cache.format.ItemFormat;
 import dev.cachegateway.gateway.cache.format.Variants;
@@ -30,23 +32,26 @@ final class VariantStore {
         this.format = format;
     }
 
-    /** Stores a captured variant, and runs {@code whenDone} once both stores have ended, whatever became of them. */
-    void store(String key, CapturedResponse captured, int flags, int ttlSeconds, Runnable whenDone) {
+    /**
+     * Stores a captured variant, and hands {@code whenDone} the keys it stored under once both stores have ended,
+     * whatever became of them; it is handed none if the variant could not be stored.
+     */
+    void store(String key, CapturedResponse captured, int flags, int ttlSeconds, Consumer<List<String>> whenDone) {
         // A plain get: a meta lookup could take from a real one the right to refresh an invalidated item.
         memcached.get(key)
                 .map(found -> format.decode(found).map(decoded -> decoded.stored().headers()).flatMap(Variants::epoch))
                 .onErrorReturn(Optional.empty())
                 .defaultIfEmpty(Optional.empty())
                 .subscribe(epoch -> store(key, captured, epoch.orElseGet(Variants::newEpoch), flags, ttlSeconds,
-                        whenDone));
+                        whenDone), failure -> whenDone.accept(List.of()));
     }
 
     private void store(String key, CapturedResponse captured, String epoch, int flags, int ttlSeconds,
-            Runnable whenDone) {
+            Consumer<List<String>> whenDone) {
         Optional<String> own = Variants.keyOf(key, captured.headers(), epoch);
         if (own.isEmpty()) {
             // A primary key too long to hold a variant's beside it: the variant is not stored.
-            whenDone.run();
+            whenDone.accept(List.of());
             return;
         }
         HttpHeaders headers = HttpHeaders.copyOf(captured.headers());
@@ -56,7 +61,7 @@ final class VariantStore {
         AtomicInteger left = new AtomicInteger(2);
         Runnable oneDone = () -> {
             if (left.decrementAndGet() == 0) {
-                whenDone.run();
+                whenDone.accept(List.of(own.get(), key));
             }
         };
         store.store(own.get(), item, ttlSeconds, oneDone);

@@ -32,7 +32,9 @@ public final class CacheMetrics {
         /** The circuit breaker is open. */
         CIRCUIT_OPEN,
         /** memcached failed, timed out or refused the item. */
-        FAILED
+        FAILED,
+        /** A write to the key came after the backend was asked, so the answer may predate it; or it could not tell. */
+        OVERTAKEN
     }
 
     // Indexed by ordinal: one counter per value, made once.

@@ -47,6 +47,45 @@ class InFlightRequestsTests {
     }
 
     @Test
+    void letsNoRequestAfterAWriteJoinTheLeadFromBeforeItWhileItsFollowersKeepTheirAnswer() {
+        Ticket leader = inFlight.enter("/a");
+        Ticket before = inFlight.enter("/a");
+
+        inFlight.forget("/a");
+        Ticket after = inFlight.enter("/a");
+        CapturedResponse answer = answer();
+        leader.share(answer);
+        leader.end();
+
+        assertThat(after.leads()).isTrue();
+        assertThat(inFlight.size()).as("the old lead's end leaves the new lead in place").isOne();
+        StepVerifier.create(before.answer()).expectNext(answer).verifyComplete();
+    }
+
+    @Test
+    void handsFollowersTheLeadersFenceAndLetsOneThatLeavesTakeTheLeadWithIt() {
+        Ticket leader = inFlight.enter("/a");
+        Ticket follower = inFlight.enter("/a");
+        WriteFences.Fence fence = new WriteFences.Fence("/a", "", 1L);
+
+        leader.fenced(fence);
+        follower.leave();
+
+        StepVerifier.create(follower.fence()).expectNext(fence).verifyComplete();
+        assertThat(inFlight.enter("/a").leads()).isTrue();
+    }
+
+    @Test
+    void givesFollowersNoFenceWhenTheLeaderEndsBeforeTakingOne() {
+        Ticket leader = inFlight.enter("/a");
+        Ticket follower = inFlight.enter("/a");
+
+        leader.release();
+
+        StepVerifier.create(follower.fence()).expectComplete().verify(Duration.ofSeconds(1));
+    }
+
+    @Test
     void endsTheLeadSoThatTheNextRequestLeadsAgain() {
         Ticket leader = inFlight.enter("/a");
         leader.share(answer());

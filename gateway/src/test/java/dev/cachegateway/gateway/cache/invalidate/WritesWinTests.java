@@ -1,0 +1,157 @@
+package dev.cachegateway.gateway.cache.invalidate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import dev.cachegateway.gateway.cache.miss.ReplicaLocks;
+import dev.cachegateway.gateway.support.ConcurrentGets;
+import dev.cachegateway.gateway.support.GatewayReplicas;
+import dev.cachegateway.gateway.support.MemcachedContainer;
+import dev.cachegateway.gateway.support.MemcachedTextClient;
+import dev.cachegateway.gateway.support.RecordingBackend;
+import dev.cachegateway.gateway.support.RecordingBackend.Reply;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.testcontainers.containers.GenericContainer;
+import org.testcontainers.junit.jupiter.Container;
+import org.testcontainers.junit.jupiter.Testcontainers;
+
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.http.ResponseEntity;
+
+/**
+ * A write wins, on the gateway it went through and on another that shares memcached: a GET that was on its way to
+ * the backend when the write came may answer the requests that joined it, but never stores its answer over the
+ * write, and no request that arrives after the write's answer joins it. The GET always goes through the first
+ * gateway, the write through the first or the second.
+ */
+@Testcontainers
+class WritesWinTests {
+
+    @Container
+    static final GenericContainer<?> memcached = MemcachedContainer.create();
+
+    static final RecordingBackend backend = RecordingBackend.startQuietly();
+
+    static final ConcurrentGets gets = new ConcurrentGets();
+
+    static final HttpClient writer = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+
+    static ConfigurableApplicationContext first;
+
+    static ConfigurableApplicationContext second;
+
+    // The resource's version: a write bumps it, and every answer the backend makes carries the one it read.
+    final AtomicInteger version = new AtomicInteger(1);
+
+    @BeforeAll
+    static void startTwoGateways() {
+        first = GatewayReplicas.start(memcached, backend, "--memcached.cache.lock-timeout=3s");
+        second = GatewayReplicas.start(memcached, backend, "--memcached.cache.lock-timeout=3s");
+    }
+
+    @AfterAll
+    static void stopGateways() {
+        first.close();
+        second.close();
+        backend.close();
+    }
+
+    @BeforeEach
+    void emptyCacheAndBackend() throws Exception {
+        try (MemcachedTextClient raw = MemcachedContainer.textClient(memcached)) {
+            raw.flushAll();
+        }
+        backend.reset();
+    }
+
+    @ParameterizedTest(name = "write through the {0} gateway")
+    @ValueSource(strings = {"same", "other"})
+    void aLeadThatBeganBeforeAWriteNeverStoresOverIt(String writeThrough) throws Exception {
+        String path = "/api/v1/comments/41-" + writeThrough;
+        CompletableFuture<ResponseEntity<byte[]>> lead = slowLead(path);
+
+        write(writeThrough, path);
+
+        assertThat(body(lead.get(15, TimeUnit.SECONDS))).isEqualTo(versioned(1));
+        awaitLeadEnded(path);
+        assertThat(storedBody(path)).isNotEqualTo(versioned(1));
+        assertThat(body(get(first, path))).isEqualTo(versioned(2));
+        assertThat(body(get(second, path))).isEqualTo(versioned(2));
+    }
+
+    @ParameterizedTest(name = "write through the {0} gateway")
+    @ValueSource(strings = {"same", "other"})
+    void aRequestAfterAWriteDoesNotJoinALeadFromBeforeIt(String writeThrough) throws Exception {
+        String path = "/api/v1/comments/43-" + writeThrough;
+        CompletableFuture<ResponseEntity<byte[]>> lead = slowLead(path);
+
+        write(writeThrough, path);
+        assertThat(lead.isDone()).as("the lead is still in flight when the write is answered").isFalse();
+        ResponseEntity<byte[]> after = get(first, path);
+
+        assertThat(body(after)).isEqualTo(versioned(2));
+        assertThat(body(lead.get(15, TimeUnit.SECONDS))).isEqualTo(versioned(1));
+    }
+
+    // Through the first gateway. The first call, this GET, reads version 1 and answers 1.5 s later; every later call
+    // answers the version it reads.
+    private CompletableFuture<ResponseEntity<byte[]>> slowLead(String path) {
+        backend.replyByCall(path, call -> {
+            Reply reply = Reply.json(versioned(version.get()), "public, max-age=60");
+            return call == 1 ? reply.after(Duration.ofMillis(1500)) : reply;
+        });
+        CompletableFuture<ResponseEntity<byte[]>> lead = gets.get(GatewayReplicas.uri(first, path)).toFuture();
+        await().atMost(Duration.ofSeconds(10)).until(() -> backend.calls(path) == 1);
+        return lead;
+    }
+
+    private void write(String through, String path) throws Exception {
+        version.incrementAndGet();
+        ConfigurableApplicationContext gateway = through.equals("same") ? first : second;
+        HttpRequest put = HttpRequest.newBuilder(URI.create(GatewayReplicas.uri(gateway, path)))
+                .PUT(HttpRequest.BodyPublishers.ofString("{}")).timeout(Duration.ofSeconds(10)).build();
+        assertThat(writer.send(put, HttpResponse.BodyHandlers.discarding()).statusCode()).isEqualTo(200);
+    }
+
+    // A lead lets its lock go once its store has ended, whatever became of the store.
+    private static void awaitLeadEnded(String path) {
+        await().atMost(Duration.ofSeconds(10)).until(() -> {
+            try (MemcachedTextClient raw = MemcachedContainer.textClient(memcached)) {
+                return raw.get(path + ReplicaLocks.SUFFIX) == null;
+            }
+        });
+    }
+
+    private static String storedBody(String path) throws Exception {
+        try (MemcachedTextClient raw = MemcachedContainer.textClient(memcached)) {
+            MemcachedTextClient.Item item = raw.get(path);
+            return item == null ? "" : new String(item.value(), StandardCharsets.UTF_8);
+        }
+    }
+
+    private static ResponseEntity<byte[]> get(ConfigurableApplicationContext gateway, String path) {
+        return gets.get(GatewayReplicas.uri(gateway, path)).block(Duration.ofSeconds(15));
+    }
+
+    private static String body(ResponseEntity<byte[]> answer) {
+        return new String(answer.getBody(), StandardCharsets.UTF_8);
+    }
+
+    private static String versioned(int version) {
+        return "{\"version\":" + version + "}";
+    }
+}

@@ -1,0 +1,33 @@
+package dev.cachegateway.gateway.support;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import dev.cachegateway.gateway.GatewayApplication;
+import org.testcontainers.containers.GenericContainer;
+
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/** Gateways that run side by side in one JVM, as replicas that share memcached and a backend. */
+public final class GatewayReplicas {
+
+    private GatewayReplicas() {
+    }
+
+    /** A gateway on random ports in front of {@code memcached} and {@code backend}, with more settings if given. */
+    public static ConfigurableApplicationContext start(GenericContainer<?> memcached, RecordingBackend backend,
+            String... settings) {
+        List<String> args = new ArrayList<>(List.of("--server.port=0", "--management.server.port=0",
+                "--comments-service.uri=" + backend.uri(), "--memcached.servers=" + MemcachedContainer.address(memcached),
+                "--memcached.operation-timeout=500ms"));
+        args.addAll(List.of(settings));
+        return new SpringApplicationBuilder(GatewayApplication.class).run(args.toArray(String[]::new));
+    }
+
+    /** The URI of {@code path} on {@code gateway}. */
+    public static String uri(ConfigurableApplicationContext gateway, String path) {
+        return "http://localhost:" + ((WebServerApplicationContext) gateway).getWebServer().getPort() + path;
+    }
+}
