@@ -76,13 +76,15 @@ public final class MemcachedCacheFilter implements GatewayFilter, Ordered {
             return chain.filter(exchange);
         }
         String key = rendered.get();
-        Supplier<Mono<Void>> lookUp = () -> items.lookUp(key, request.getHeaders(), route.format(),
-                route.refreshAhead())
-                .flatMap(lookup -> respond(exchange, chain, key, outcome, lookup));
+        Supplier<Mono<Void>> lookUp = () -> {
+            long startedAt = System.nanoTime();
+            return items.lookUp(key, request.getHeaders(), route.format(), route.refreshAhead())
+                    .flatMap(lookup -> respond(exchange, chain, key, outcome, lookup, startedAt));
+        };
         return route.misses().joinInFlight(exchange, chain, key, outcome, lookUp).orElseGet(() -> {
             EarlyLookup early = exchange.getAttribute(EarlyLookup.ATTRIBUTE);
             if (early != null && early.filter() == this && early.key().equals(key)) {
-                return respond(exchange, chain, key, outcome, early.lookup());
+                return respond(exchange, chain, key, outcome, early.lookup(), early.startedAt());
             }
             // Hit or miss is decided before anything is written: a write is an empty Mono, so chaining the
             // fallback on emptiness would send every hit to the backend as well.
@@ -102,18 +104,20 @@ public final class MemcachedCacheFilter implements GatewayFilter, Ordered {
             return chain.filter(exchange);
         }
         String key = rendered.get();
+        long startedAt = System.nanoTime();
         return items.lookUp(key, request.getHeaders(), route.format(), route.refreshAhead()).flatMap(lookup -> {
             // A stale item, or one to refresh, needs the route's backend: the route answers it.
             if (lookup instanceof Lookup.Hit hit && hit.age().fresh() && !hit.wonRefresh()) {
                 return hit(exchange, hit, CacheOutcome.of(exchange.getResponse(), metrics));
             }
-            exchange.getAttributes().put(EarlyLookup.ATTRIBUTE, new EarlyLookup(this, key, lookup));
+            exchange.getAttributes().put(EarlyLookup.ATTRIBUTE, new EarlyLookup(this, key, lookup, startedAt));
             return chain.filter(exchange);
         });
     }
 
+    // startedAt: when the lookup was sent, so that a miss tells a lead that ended before it from one that did not.
     private Mono<Void> respond(ServerWebExchange exchange, GatewayFilterChain chain, String key,
-            CacheOutcome outcome, Lookup lookup) {
+            CacheOutcome outcome, Lookup lookup, long startedAt) {
         if (lookup instanceof Lookup.Hit hit) {
             if (!hit.age().fresh()) {
                 // A stale whole answer with a validator is revalidated by whichever request asks the backend.
@@ -141,7 +145,7 @@ public final class MemcachedCacheFilter implements GatewayFilter, Ordered {
             return chain.filter(exchange);
         }
         outcome.miss();
-        return route.misses().miss(exchange, chain, key, outcome);
+        return route.misses().miss(exchange, chain, key, outcome, startedAt);
     }
 
     private Mono<Void> hit(ServerWebExchange exchange, Lookup.Hit hit, CacheOutcome outcome) {

@@ -69,7 +69,7 @@ public class MemcachedCacheGatewayFilterFactory
         BackendFallback backend = new BackendFallback(route.store(), parts.policy(), parts.format(), memcached, store,
                 misses.fences(), misses.near(), metrics);
         MissCoalescing coalescing = new MissCoalescing(misses.inFlight(), misses.replicas(), misses.fences(), backend,
-                parts.format(), defaults.getLockTimeout());
+                parts.format(), memcached, defaults.getLockTimeout());
         return new MemcachedCacheFilter(items, defaults.getBypassHeaders(), metrics, new CachedRoute(parts.keys(),
                 parts.format(), coalescing, new StaleResponses(refresh, backend), route.refreshAhead(),
                 route.describe(this, defaults)), invalidation);

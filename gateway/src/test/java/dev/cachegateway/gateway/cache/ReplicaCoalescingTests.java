@@ -1,6 +1,7 @@
 package dev.cachegateway.gateway.cache;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.util.List;
@@ -78,6 +79,23 @@ class ReplicaCoalescingTests {
             assertThat(answer.getStatusCode().value()).isEqualTo(200);
             assertThat(answer.getBody()).isEqualTo("{\"id\":1}".getBytes());
         });
+        assertThat(answers).extracting(answer -> answer.getHeaders().getFirst("X-Cache"))
+                .containsOnlyOnce("MISS").isSubsetOf("MISS", "COALESCED", "HIT");
+    }
+
+    @Test
+    void sendsOneBackendCallForTwentyConcurrentRequestsForASecondVariantSpreadOverTwoGateways() {
+        String path = "/api/v1/whole/comments/7";
+        backend.reply("/api/v1/comments/7", Reply.json("{\"id\":7}", "public, max-age=60")
+                .withHeader("Vary", "Accept-Language").after(Duration.ofMillis(300)));
+        gets.getAll(1, i -> uri(first, path), "Accept-Language", "en");
+        await().atMost(Duration.ofSeconds(10)).until(() -> "HIT".equals(gets.getAll(1, i -> uri(second, path),
+                "Accept-Language", "en").get(0).getHeaders().getFirst("X-Cache")));
+
+        List<ResponseEntity<byte[]>> answers = gets.getAll(20, i -> uri(i % 2 == 0 ? first : second, path),
+                "Accept-Language", "fr");
+
+        assertThat(backend.calls("/api/v1/comments/7")).as("one call for each variant").isEqualTo(2);
         assertThat(answers).extracting(answer -> answer.getHeaders().getFirst("X-Cache"))
                 .containsOnlyOnce("MISS").isSubsetOf("MISS", "COALESCED", "HIT");
     }

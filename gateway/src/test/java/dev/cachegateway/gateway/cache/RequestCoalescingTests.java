@@ -9,6 +9,7 @@ import dev.cachegateway.gateway.support.CacheIntegrationTest;
 import dev.cachegateway.gateway.support.ConcurrentGets;
 import dev.cachegateway.gateway.support.RecordingBackend.Reply;
 import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Flux;
 
 import org.springframework.http.ResponseEntity;
 import org.springframework.test.context.TestPropertySource;
@@ -40,6 +41,22 @@ class RequestCoalescingTests extends CacheIntegrationTest {
         });
         assertThat(answers).extracting(answer -> answer.getHeaders().getFirst("X-Cache"))
                 .containsOnly("MISS", "COALESCED").containsOnlyOnce("MISS");
+    }
+
+    @Test
+    void sendsOneBackendCallForEachVariantOfConcurrentMissesThatVary() {
+        String path = "/whole/varying";
+        backend.reply(path, Reply.json("{\"id\":2}", "public, max-age=60").withHeader("Vary", "Accept-Language")
+                .after(Duration.ofMillis(500)));
+
+        List<ResponseEntity<byte[]>> answers = Flux.range(0, 20)
+                .flatMap(i -> gets.get("http://localhost:" + port + path, "Accept-Language", i % 2 == 0 ? "en" : "fr"),
+                        20)
+                .collectList().block(Duration.ofSeconds(30));
+
+        assertThat(backend.calls(path)).as("one call for each of the two variants").isEqualTo(2);
+        assertThat(answers).hasSize(20).extracting(answer -> answer.getHeaders().getFirst("X-Cache"))
+                .containsOnly("MISS", "COALESCED");
     }
 
     // A request whose lookup missed just before the leader's answer reached memcached used to become a second

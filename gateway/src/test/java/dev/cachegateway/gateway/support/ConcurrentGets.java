@@ -31,9 +31,10 @@ public final class ConcurrentGets {
     // that did could hold up the gateway, or be held up by it, in ways no real client can.
     private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
-    /** One GET of {@code uri}, with its answer's body read. */
-    public Mono<ResponseEntity<byte[]>> get(String uri) {
-        HttpRequest request = HttpRequest.newBuilder(URI.create(uri)).timeout(ANSWER_DEADLINE).build();
+    /** One GET of {@code uri}, with these header names and values, and its answer's body read. */
+    public Mono<ResponseEntity<byte[]>> get(String uri, String... headers) {
+        HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(uri)).timeout(ANSWER_DEADLINE);
+        HttpRequest request = (headers.length > 0 ? builder.headers(headers) : builder).build();
         return Mono.fromFuture(() -> client.sendAsync(request, HttpResponse.BodyHandlers.ofByteArray()))
                 .map(ConcurrentGets::entity);
     }
@@ -44,10 +45,13 @@ public final class ConcurrentGets {
         return ResponseEntity.status(response.statusCode()).headers(headers).body(response.body());
     }
 
-    /** {@code count} GETs at once, the i-th of {@code uriOf(i)}; the answers in the order they came. */
-    public List<ResponseEntity<byte[]>> getAll(int count, IntFunction<String> uriOf) {
+    /**
+     * {@code count} GETs at once, the i-th of {@code uriOf(i)}, each with these header names and values; the
+     * answers in the order they came.
+     */
+    public List<ResponseEntity<byte[]>> getAll(int count, IntFunction<String> uriOf, String... headers) {
         List<Answer> answers = Flux.range(0, count)
-                .flatMap(i -> get(uriOf.apply(i))
+                .flatMap(i -> get(uriOf.apply(i), headers)
                         .map(entity -> new Answer(i, entity, null))
                         .onErrorResume(failure -> Mono.just(new Answer(i, null, failure))), count)
                 .collectList()

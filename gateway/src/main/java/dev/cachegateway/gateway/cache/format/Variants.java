@@ -8,6 +8,7 @@ import java.util.Optional;
 import java.util.TreeSet;
 import java.util.concurrent.ThreadLocalRandom;
 
+import dev.cachegateway.gateway.cache.response.CapturedResponse;
 import dev.cachegateway.gateway.digest.Md5;
 import dev.cachegateway.gateway.memcached.MemcachedLimits;
 import org.jspecify.annotations.Nullable;
@@ -50,6 +51,14 @@ public final class Variants {
         return BASE64URL.encodeToString(Md5.digest(selected.toString().getBytes(StandardCharsets.UTF_8)));
     }
 
+    /**
+     * What the misses of one variant share in a gateway's table of misses in flight ({@code InFlightRequests}):
+     * the primary key and the variant's digest, apart by a space, which no rendered key holds.
+     */
+    public static String flightKey(String primary, HttpHeaders answer, HttpHeaders request) {
+        return primary + " " + digest(answer, request);
+    }
+
     /** Whether a stored answer is the variant a request with these headers needs; one that does not vary always is. */
     static boolean matches(HttpHeaders stored, HttpHeaders request) {
         return !varies(stored) || digest(stored, request).equals(part(stored, 0));
@@ -58,6 +67,20 @@ public final class Variants {
     /** The epoch of a stored variant, if it has one. */
     public static Optional<String> epoch(@Nullable HttpHeaders stored) {
         return stored != null ? Optional.ofNullable(part(stored, 1)) : Optional.empty();
+    }
+
+    /**
+     * A hit's answer with the variant of the item it was made from, which a hit leaves out: for requests that wait
+     * for it, so that each can tell whether it is the variant it needs. It never reaches a client.
+     */
+    public static CapturedResponse tagged(CapturedResponse hit, HttpHeaders stored) {
+        String variant = stored.getFirst(HEADER);
+        if (variant == null) {
+            return hit;
+        }
+        HttpHeaders headers = HttpHeaders.copyOf(hit.headers());
+        headers.set(HEADER, variant);
+        return new CapturedResponse(hit.status(), headers, hit.body());
     }
 
     /** A new epoch, for a primary item that does not exist yet. */

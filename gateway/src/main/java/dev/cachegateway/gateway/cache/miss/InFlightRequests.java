@@ -1,8 +1,10 @@
 package dev.cachegateway.gateway.cache.miss;
 
+import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 import dev.cachegateway.gateway.cache.miss.WriteFences.Fence;
 import dev.cachegateway.gateway.cache.response.CapturedResponse;
@@ -13,32 +15,66 @@ import reactor.core.publisher.Sinks;
  * Misses for one key that arrive while another is on its way to the backend, as nginx's
  * {@code proxy_cache_lock}: the first request for a key leads and asks the backend; the others follow and wait for
  * its answer instead of asking too. A shared answer stays here until it is in memcached, so that no request falls
- * into the gap between the leader's answer and its store and asks the backend again. A write to the key ends that:
- * no request that arrives after it joins a lead from before it.
+ * into the gap between the leader's answer and its store and asks the backend again; and, for a {@link #GRACE}
+ * after that, for the requests whose lookup was sent before the store ended, while one sent after it leads. A write
+ * to the key ends all that: no request that arrives after it joins a lead from before it.
  */
 public final class InFlightRequests {
 
+    /**
+     * How long an ended lead still answers the requests that enter for its key: those whose lookup was on its way
+     * while the store landed, however long the gateway took to hand them its answer.
+     */
+    static final Duration GRACE = Duration.ofSeconds(1);
+
     private final ConcurrentMap<String, Flight> leaders = new ConcurrentHashMap<>();
 
-    // The leader's answer, and the fence it took before it asked the backend, for followers to check.
-    private record Flight(Sinks.One<CapturedResponse> answer, Sinks.One<Fence> fence) {
+    // The leader's answer, the fence it took before it asked the backend, for followers to check, and when its
+    // answer's store ended, by System.nanoTime(), if it has.
+    private record Flight(Sinks.One<CapturedResponse> answer, Sinks.One<Fence> fence, AtomicLong endedAt) {
+
+        static final long RUNNING = Long.MIN_VALUE;
 
         static Flight start() {
-            return new Flight(Sinks.one(), Sinks.one());
+            return new Flight(Sinks.one(), Sinks.one(), new AtomicLong(RUNNING));
+        }
+
+        boolean ended() {
+            return endedAt.get() != RUNNING;
+        }
+
+        // A lookup sent after the store ended found memcached as the store left it: this lead is not its to follow.
+        boolean endedBefore(long lookedUpAt) {
+            long ended = endedAt.get();
+            return ended != RUNNING && lookedUpAt - ended > 0;
         }
     }
 
-    /** Joins the requests for {@code key}: as their leader if none is in flight, else as a follower. */
-    public Ticket enter(String key) {
+    /**
+     * Joins the requests for {@code key} whose lookup was sent at {@code lookedUpAt}, by {@link System#nanoTime()}:
+     * as their leader if none is in flight, or if the one in flight ended before that lookup, else as a follower.
+     */
+    public Ticket enter(String key, long lookedUpAt) {
         Flight mine = Flight.start();
-        Flight current = leaders.putIfAbsent(key, mine);
-        return current == null ? new Ticket(key, mine, true) : new Ticket(key, current, false);
+        while (true) {
+            Flight current = leaders.putIfAbsent(key, mine);
+            if (current == null) {
+                return new Ticket(key, mine, true);
+            }
+            if (!current.endedBefore(lookedUpAt)) {
+                return new Ticket(key, current, false);
+            }
+            if (leaders.replace(key, current, mine)) {
+                return new Ticket(key, mine, true);
+            }
+        }
     }
 
-    /** A follower's ticket if a request for {@code key} is in flight; never leads. */
+    /** A follower's ticket if a request for {@code key} is in flight and its answer not stored yet; never leads. */
     public Optional<Ticket> follow(String key) {
         Flight current = leaders.get(key);
-        return current != null ? Optional.of(new Ticket(key, current, false)) : Optional.empty();
+        return current != null && !current.ended() ? Optional.of(new Ticket(key, current, false))
+                : Optional.empty();
     }
 
     /**
@@ -119,11 +155,16 @@ public final class InFlightRequests {
             return !shared;
         }
 
-        /** For the leader: the shared answer is in memcached now, or will not be; later requests look it up. */
+        /**
+         * For the leader: the shared answer is in memcached now, or will not be; later requests look it up, and only
+         * those whose lookup was sent before now follow, for the {@link #GRACE}.
+         */
         void end() {
-            leaders.remove(key, flight);
-            flight.answer().tryEmitEmpty();
-            flight.fence().tryEmitEmpty();
+            if (flight.endedAt().compareAndSet(Flight.RUNNING, System.nanoTime())) {
+                flight.answer().tryEmitEmpty();
+                flight.fence().tryEmitEmpty();
+                Mono.delay(GRACE).subscribe(tick -> leaders.remove(key, flight));
+            }
         }
     }
 }

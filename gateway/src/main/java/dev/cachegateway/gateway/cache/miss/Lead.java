@@ -1,5 +1,6 @@
 package dev.cachegateway.gateway.cache.miss;
 
+import dev.cachegateway.gateway.cache.format.Variants;
 import dev.cachegateway.gateway.cache.miss.BackendFallback.Waiters;
 import dev.cachegateway.gateway.cache.miss.InFlightRequests.Ticket;
 import dev.cachegateway.gateway.cache.miss.ReplicaLocks.Claim;
@@ -28,15 +29,30 @@ final class Lead implements Waiters {
         return claim.taken();
     }
 
+    /** Whether another replica stored its answer a moment ago, so that memcached is worth one more look. */
+    boolean followsAStore() {
+        return claim == Claim.STORED;
+    }
+
+    private volatile boolean varies;
+
     @Override
     public void share(CapturedResponse answer) {
+        varies = Variants.varies(answer.headers());
         ticket.share(answer);
     }
 
+    // A lock that says "stored" sends a replica that claims it to the item, which answers only its own variant: one
+    // that needs another variant would then ask the backend without a lock. So the lock of a varying answer goes.
     @Override
     public void stored() {
         ticket.end();
-        replicas.release(claim);
+        if (varies) {
+            replicas.release(claim);
+        }
+        else {
+            replicas.stored(claim);
+        }
     }
 
     @Override

@@ -6,7 +6,9 @@ import java.util.function.Supplier;
 
 import dev.cachegateway.gateway.cache.format.DecodedItem;
 import dev.cachegateway.gateway.cache.format.ItemFormat;
+import dev.cachegateway.gateway.cache.format.Variants;
 import dev.cachegateway.gateway.cache.miss.BackendFallback.Waiters;
+import dev.cachegateway.gateway.cache.miss.Followers.Fallbacks;
 import dev.cachegateway.gateway.cache.miss.InFlightRequests.Ticket;
 import dev.cachegateway.gateway.cache.miss.WriteFences.Fence;
 import dev.cachegateway.gateway.cache.outcome.CacheOutcome;
@@ -14,6 +16,7 @@ import dev.cachegateway.gateway.cache.response.CapturedResponse;
 import dev.cachegateway.gateway.cache.response.CapturedResponseWriter;
 import dev.cachegateway.gateway.memcached.CachedItem;
 import dev.cachegateway.gateway.memcached.MetaItem;
+import dev.cachegateway.gateway.memcached.ReactiveMemcached;
 import reactor.core.publisher.Mono;
 
 import org.springframework.cloud.gateway.filter.GatewayFilterChain;
@@ -39,14 +42,17 @@ public final class MissCoalescing {
 
     private final Followers followers;
 
+    private final FreshAnswers answers;
+
     public MissCoalescing(InFlightRequests inFlight, ReplicaLocks replicas, WriteFences fences,
-            BackendFallback backend, ItemFormat format, Duration lockTimeout) {
+            BackendFallback backend, ItemFormat format, ReactiveMemcached memcached, Duration lockTimeout) {
         this.inFlight = inFlight;
         this.replicas = replicas;
         this.fences = fences;
         this.backend = backend;
         this.format = format;
         this.followers = new Followers(fences, backend, format, lockTimeout);
+        this.answers = new FreshAnswers(memcached, format);
     }
 
     /**
@@ -60,7 +66,8 @@ public final class MissCoalescing {
         if (!backend.stores(exchange.getRequest())) {
             return Optional.empty();
         }
-        return inFlight.follow(key).map(ticket -> followers.follow(exchange, chain, key, ticket, outcome, lookUp, lookUp));
+        return inFlight.follow(key).map(ticket -> followers.follow(exchange, chain, key, ticket, outcome,
+                new Fallbacks(lookUp, lookUp, variant -> lookUp.get())));
     }
 
     /** Whether a miss for {@code key} is on its way to the backend now. */
@@ -68,9 +75,13 @@ public final class MissCoalescing {
         return inFlight.follow(key).isPresent();
     }
 
-    /** The answer to a request whose lookup missed. */
-    public Mono<Void> miss(ServerWebExchange exchange, GatewayFilterChain chain, String key, CacheOutcome outcome) {
-        return miss(exchange, chain, key, outcome, false);
+    /**
+     * The answer to a request whose lookup missed; {@code lookedUpAt}, by {@link System#nanoTime()}, is when the
+     * lookup was sent, so that one sent before a lead's store landed follows that lead rather than leading again.
+     */
+    public Mono<Void> miss(ServerWebExchange exchange, GatewayFilterChain chain, String key, CacheOutcome outcome,
+            long lookedUpAt) {
+        return miss(exchange, chain, key, outcome, false, lookedUpAt);
     }
 
     /**
@@ -79,19 +90,27 @@ public final class MissCoalescing {
      */
     public Mono<Void> missAfterStale(ServerWebExchange exchange, GatewayFilterChain chain, String key,
             CacheOutcome outcome) {
-        return miss(exchange, chain, key, outcome, true);
+        // As if looked up now: the lookup found an item, so an answer that ended its lead is no better than that.
+        return miss(exchange, chain, key, outcome, true, System.nanoTime());
     }
 
     private Mono<Void> miss(ServerWebExchange exchange, GatewayFilterChain chain, String key, CacheOutcome outcome,
-            boolean recheck) {
+            boolean recheck, long lookedUpAt) {
         if (!backend.stores(exchange.getRequest())) {
             return backend.pass(exchange, chain, outcome);
         }
-        Ticket ticket = inFlight.enter(key);
+        return miss(exchange, chain, key, key, outcome, recheck, lookedUpAt);
+    }
+
+    // flightKey: what the request shares a lead under in this gateway, the key or the key of one of its variants.
+    private Mono<Void> miss(ServerWebExchange exchange, GatewayFilterChain chain, String key, String flightKey,
+            CacheOutcome outcome, boolean recheck, long lookedUpAt) {
+        Ticket ticket = inFlight.enter(flightKey, lookedUpAt);
         if (!ticket.leads()) {
-            return followers.follow(exchange, chain, key, ticket, outcome,
+            return followers.follow(exchange, chain, key, ticket, outcome, new Fallbacks(
                     () -> backend.fetch(exchange, chain, key, outcome, Waiters.NONE),
-                    () -> miss(exchange, chain, key, outcome, recheck));
+                    () -> miss(exchange, chain, key, flightKey, outcome, recheck, lookedUpAt),
+                    variant -> miss(exchange, chain, key, variant, outcome, recheck, lookedUpAt)));
         }
         // The fence is taken before the backend is asked, so that a write after it keeps its answer out.
         return Mono.zip(replicas.claim(key), fences.take(key))
@@ -105,11 +124,11 @@ public final class MissCoalescing {
 
     private Mono<Void> lead(ServerWebExchange exchange, GatewayFilterChain chain, String key, CacheOutcome outcome,
             Lead lead, Fence fence, boolean recheck) {
-        if (!lead.waitsForAnotherReplica() && !recheck) {
+        if (!lead.waitsForAnotherReplica() && !lead.followsAStore() && !recheck) {
             return backend.fetch(exchange, chain, key, outcome, lead, fence);
         }
-        Mono<CachedItem> landed = lead.waitsForAnotherReplica() ? replicas.awaitItem(key, format::isFresh)
-                : replicas.freshItem(key, format::isFresh);
+        Supplier<Mono<CachedItem>> find = () -> answers.find(key, exchange.getRequest().getHeaders());
+        Mono<CachedItem> landed = lead.waitsForAnotherReplica() ? replicas.awaitItem(key, find) : find.get();
         // Decided before writing: a written answer is an empty Mono too, and must not trigger a fetch.
         return landed.map(Optional::of).defaultIfEmpty(Optional.empty()).flatMap(item -> {
             if (item.isEmpty()) {
@@ -125,7 +144,7 @@ public final class MissCoalescing {
             }
             CapturedResponse answer = format.answer(stored.get(), item.get().flags(), MetaItem.TTL_UNKNOWN,
                     System.currentTimeMillis()).response();
-            lead.share(answer);
+            lead.share(Variants.tagged(answer, stored.get().stored().headers()));
             lead.stored();
             if (!format.canAnswer(exchange.getRequest().getHeaders(), stored.get().stored())) {
                 outcome.varyMiss();

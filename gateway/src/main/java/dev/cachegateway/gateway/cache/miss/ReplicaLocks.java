@@ -2,7 +2,8 @@ package dev.cachegateway.gateway.cache.miss;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.function.Predicate;
+import java.util.Arrays;
+import java.util.function.Supplier;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import dev.cachegateway.gateway.cache.policy.ItemAge;
@@ -16,8 +17,10 @@ import reactor.core.publisher.Mono;
  * Coalescing across gateway replicas that share memcached, with memcached as the lock. A replica's leading miss
  * {@code add}s a short-lived lock item next to the key; the replica that adds it asks the backend, and the others
  * poll memcached for the item it stores. The lock lives for the lock timeout rounded up to seconds, so a replica
- * that dies holding it blocks the key no longer than that; it is deleted once the answer is stored or known not to
- * be. Off, for a gateway that runs alone, no lock is taken and a miss costs two memcached operations fewer.
+ * that dies holding it blocks the key no longer than that; it is deleted once the answer is known not to be stored.
+ * Once it is stored, the lock says so for a second or two more, so that a replica whose lookup missed just before
+ * the store landed finds the item rather than asking the backend again. Off, for a gateway that runs alone, no lock
+ * is taken and a miss costs two memcached operations fewer.
  */
 public final class ReplicaLocks {
 
@@ -28,6 +31,13 @@ public final class ReplicaLocks {
     public static final String SUFFIX = "%lock";
 
     private static final CachedItem LOCK = new CachedItem("locked".getBytes(StandardCharsets.US_ASCII), 0);
+
+    private static final byte[] STORED_WORD = "stored".getBytes(StandardCharsets.US_ASCII);
+
+    private static final CachedItem STORED = new CachedItem(STORED_WORD, 0);
+
+    // Memcached's clock ticks in whole seconds: 2 keeps the word for more than one.
+    private static final int STORED_SECONDS = 2;
 
     private final ReactiveMemcached memcached;
 
@@ -45,26 +55,26 @@ public final class ReplicaLocks {
         this.ttlSeconds = (int) Math.max(1, (lockTimeout.toMillis() + 999) / 1000);
     }
 
-    /** Tries to take the lock of {@code key}; never fails: a memcached error means no lock, so go on alone. */
+    /**
+     * Tries to take the lock of {@code key}; never fails: a memcached error means no lock, so go on alone. A lock
+     * that says "stored" is {@link Claim#STORED}: the caller looks once more, then goes on alone.
+     */
     public Mono<Claim> claim(String key) {
         String lockKey = key + SUFFIX;
         if (!enabled || !MemcachedLimits.fitsKeyLength(lockKey)) {
             return Mono.just(Claim.NONE);
         }
         return memcached.add(lockKey, ttlSeconds, LOCK)
-                .map(added -> added ? new Held(lockKey) : Claim.TAKEN)
+                .flatMap(added -> added ? Mono.<Claim>just(new Held(lockKey)) : memcached.get(lockKey)
+                        .map(lock -> Arrays.equals(lock.value(), STORED_WORD) ? Claim.STORED : Claim.TAKEN)
+                        .defaultIfEmpty(Claim.TAKEN))
                 .onErrorReturn(Claim.NONE);
     }
 
-    /** A fresh item under {@code key} now, if there is one: for a lock taken just after another replica's store. */
+    /** A fresh item under {@code key} now, if there is one, by its TTL: for a lock taken just after a store. */
     public Mono<CachedItem> freshItem(String key) {
-        return freshItem(key, found -> ItemAge.of(found).fresh());
-    }
-
-    /** The same, with a format's own judgement of freshness: a whole answer's headers say it, not its TTL. */
-    public Mono<CachedItem> freshItem(String key, Predicate<MetaItem> fresh) {
         return memcached.lookup(key, 0)
-                .filter(fresh)
+                .filter(found -> ItemAge.of(found).fresh())
                 .map(MetaItem::item)
                 .onErrorResume(failure -> Mono.empty());
     }
@@ -74,16 +84,20 @@ public final class ReplicaLocks {
      * without an item, the lock timeout passes, or memcached fails, so the caller asks the backend itself.
      */
     public Mono<CachedItem> awaitItem(String key) {
-        return awaitItem(key, found -> ItemAge.of(found).fresh());
+        return awaitItem(key, () -> freshItem(key));
     }
 
-    /** The same, with a format's own judgement of freshness. */
-    public Mono<CachedItem> awaitItem(String key, Predicate<MetaItem> fresh) {
+    /** The same, with the caller's own way of finding the item: a format's freshness, a request's variant. */
+    public Mono<CachedItem> awaitItem(String key, Supplier<Mono<CachedItem>> find) {
         String lockKey = key + SUFFIX;
-        // The lock first: it is deleted only after the item is stored, so "no lock" then "no item" is a true absence.
-        // A stale item is still there while another replica fetches its successor: only a fresh one is the answer.
-        Mono<CachedItem> round = memcached.get(lockKey).hasElement().flatMap(locked -> freshItem(key, fresh)
-                .switchIfEmpty(locked ? Mono.empty() : Mono.error(new LockGone())));
+        // The lock first: it goes, or says "stored", only after the item is stored, so "no lock" or "stored" then "no
+        // item" is a true absence. A stale item is still there while another replica fetches its successor: only a
+        // fresh one is the answer.
+        Mono<CachedItem> round = memcached.get(lockKey)
+                .map(lock -> !Arrays.equals(lock.value(), STORED_WORD))
+                .defaultIfEmpty(false)
+                .flatMap(fetching -> find.get()
+                        .switchIfEmpty(fetching ? Mono.empty() : Mono.error(new LockGone())));
         return round
                 .repeatWhenEmpty(rounds -> rounds.concatMap(n -> Mono.delay(pause(n))))
                 .timeout(lockTimeout, Mono.empty())
@@ -104,15 +118,18 @@ public final class ReplicaLocks {
         /** Another replica holds the lock. */
         Claim TAKEN = Unheld.TAKEN;
 
+        /** A replica stored its answer a moment ago: what memcached holds now is that answer. */
+        Claim STORED = Unheld.STORED;
+
         /** Whether another replica holds the lock, so that this one waits for its item. */
         default boolean taken() {
             return this == TAKEN;
         }
     }
 
-    /** The two ways of holding no lock. */
+    /** The ways of holding no lock. */
     enum Unheld implements Claim {
-        NONE, TAKEN
+        NONE, TAKEN, STORED
     }
 
     /** This replica's lock, given back once. */
@@ -124,6 +141,17 @@ public final class ReplicaLocks {
 
         Held(String lockKey) {
             this.lockKey = lockKey;
+        }
+    }
+
+    /**
+     * Gives a held lock back once its answer is stored, or known not to be: it says "stored" for a short while, so
+     * that a replica that claims it just after the store lands waits for the item, and finds it at once, rather
+     * than leading again. A failed write leaves the lock to expire, as a failed {@link #release} does.
+     */
+    public void stored(Claim claim) {
+        if (claim instanceof Held held && held.released.compareAndSet(false, true)) {
+            memcached.set(held.lockKey, STORED_SECONDS, STORED).subscribe(set -> { }, failure -> { });
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.cachegateway.gateway.cache.miss;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 
@@ -18,16 +19,16 @@ class InFlightRequestsTests {
 
     @Test
     void makesTheFirstRequestForAKeyTheLeaderAndTheNextOnesFollowers() {
-        assertThat(inFlight.enter("/a").leads()).isTrue();
-        assertThat(inFlight.enter("/a").leads()).isFalse();
-        assertThat(inFlight.enter("/b").leads()).isTrue();
+        assertThat(enter("/a").leads()).isTrue();
+        assertThat(enter("/a").leads()).isFalse();
+        assertThat(enter("/b").leads()).isTrue();
     }
 
     @Test
     void handsTheLeadersAnswerToEveryFollower() {
-        Ticket leader = inFlight.enter("/a");
-        Ticket first = inFlight.enter("/a");
-        Ticket second = inFlight.enter("/a");
+        Ticket leader = enter("/a");
+        Ticket first = enter("/a");
+        Ticket second = enter("/a");
         CapturedResponse answer = answer();
 
         leader.share(answer);
@@ -38,8 +39,8 @@ class InFlightRequestsTests {
 
     @Test
     void releasesFollowersEmptyWhenTheLeaderHasNothingToShare() {
-        Ticket leader = inFlight.enter("/a");
-        Ticket follower = inFlight.enter("/a");
+        Ticket leader = enter("/a");
+        Ticket follower = enter("/a");
 
         leader.release();
 
@@ -48,11 +49,11 @@ class InFlightRequestsTests {
 
     @Test
     void letsNoRequestAfterAWriteJoinTheLeadFromBeforeItWhileItsFollowersKeepTheirAnswer() {
-        Ticket leader = inFlight.enter("/a");
-        Ticket before = inFlight.enter("/a");
+        Ticket leader = enter("/a");
+        Ticket before = enter("/a");
 
         inFlight.forget("/a");
-        Ticket after = inFlight.enter("/a");
+        Ticket after = enter("/a");
         CapturedResponse answer = answer();
         leader.share(answer);
         leader.end();
@@ -64,21 +65,21 @@ class InFlightRequestsTests {
 
     @Test
     void handsFollowersTheLeadersFenceAndLetsOneThatLeavesTakeTheLeadWithIt() {
-        Ticket leader = inFlight.enter("/a");
-        Ticket follower = inFlight.enter("/a");
+        Ticket leader = enter("/a");
+        Ticket follower = enter("/a");
         WriteFences.Fence fence = new WriteFences.Fence("/a", "", 1L);
 
         leader.fenced(fence);
         follower.leave();
 
         StepVerifier.create(follower.fence()).expectNext(fence).verifyComplete();
-        assertThat(inFlight.enter("/a").leads()).isTrue();
+        assertThat(enter("/a").leads()).isTrue();
     }
 
     @Test
     void givesFollowersNoFenceWhenTheLeaderEndsBeforeTakingOne() {
-        Ticket leader = inFlight.enter("/a");
-        Ticket follower = inFlight.enter("/a");
+        Ticket leader = enter("/a");
+        Ticket follower = enter("/a");
 
         leader.release();
 
@@ -86,29 +87,70 @@ class InFlightRequestsTests {
     }
 
     @Test
-    void endsTheLeadSoThatTheNextRequestLeadsAgain() {
-        Ticket leader = inFlight.enter("/a");
+    void endsTheLeadSoThatTheNextRequestLooksMemcachedUpAgain() {
+        Ticket leader = enter("/a");
         leader.share(answer());
         leader.release();
         leader.end();
 
-        assertThat(inFlight.size()).isZero();
-        assertThat(inFlight.enter("/a").leads()).isTrue();
+        assertThat(inFlight.follow("/a")).isEmpty();
+    }
+
+    @Test
+    void letsARequestWhoseLookupMissedJustBeforeTheStoreLandedFollowTheEndedLead() {
+        Ticket leader = enter("/a");
+        CapturedResponse answer = answer();
+        leader.share(answer);
+        long lookedUpAt = System.nanoTime();
+        leader.end();
+
+        Ticket late = inFlight.enter("/a", lookedUpAt);
+
+        assertThat(late.leads()).isFalse();
+        StepVerifier.create(late.answer()).expectNext(answer).verifyComplete();
+    }
+
+    @Test
+    void forgetsAnEndedLeadOnceItsGraceHasPassed() {
+        Ticket leader = enter("/a");
+        leader.share(answer());
+        long lookedUpAt = System.nanoTime();
+        leader.end();
+
+        await().atMost(InFlightRequests.GRACE.plusSeconds(5)).until(() -> inFlight.size() == 0);
+        assertThat(inFlight.enter("/a", lookedUpAt).leads()).isTrue();
+    }
+
+    @Test
+    void letsARequestWhoseLookupWasSentAfterTheStoreEndedLeadAgain() {
+        Ticket leader = enter("/a");
+        leader.share(answer());
+        leader.end();
+
+        Ticket next = enter("/a");
+
+        assertThat(next.leads()).isTrue();
+        assertThat(enter("/a").leads()).as("a request after it follows the new lead").isFalse();
+    }
+
+    // A request whose lookup is sent now.
+    private Ticket enter(String key) {
+        return inFlight.enter(key, System.nanoTime());
     }
 
     @Test
     void endsALeadThatSharedNothingWhenItIsReleased() {
-        Ticket leader = inFlight.enter("/a");
+        Ticket leader = enter("/a");
 
         assertThat(leader.release()).isTrue();
         // Still nothing shared: a lead ended by the wrapping doFinally must let its lock go all the same.
         assertThat(leader.release()).isTrue();
-        assertThat(inFlight.enter("/a").leads()).isTrue();
+        assertThat(enter("/a").leads()).isTrue();
     }
 
     @Test
     void keepsALeadThatSharedAnAnswerUntilItEnds() {
-        Ticket leader = inFlight.enter("/b");
+        Ticket leader = enter("/b");
         leader.share(new CapturedResponse(HttpStatus.OK, new HttpHeaders(), new byte[0]));
 
         assertThat(leader.release()).isFalse();
@@ -118,7 +160,7 @@ class InFlightRequestsTests {
     @Test
     void letsARequestFollowOnlyWhileALeaderIsInFlight() {
         assertThat(inFlight.follow("/a")).isEmpty();
-        Ticket leader = inFlight.enter("/a");
+        Ticket leader = enter("/a");
 
         assertThat(inFlight.follow("/a").orElseThrow().leads()).isFalse();
         leader.release();
@@ -127,8 +169,8 @@ class InFlightRequestsTests {
 
     @Test
     void keepsTheSharedAnswerWhenTheLeaderIsReleasedAfterSharing() {
-        Ticket leader = inFlight.enter("/a");
-        Ticket follower = inFlight.enter("/a");
+        Ticket leader = enter("/a");
+        Ticket follower = enter("/a");
         CapturedResponse answer = answer();
 
         leader.share(answer);
@@ -139,17 +181,17 @@ class InFlightRequestsTests {
 
     @Test
     void keepsTheSharedAnswerForRequestsThatArriveWhileItIsBeingStored() {
-        Ticket leader = inFlight.enter("/a");
+        Ticket leader = enter("/a");
         CapturedResponse answer = answer();
 
         leader.share(answer);
         leader.release();
-        Ticket late = inFlight.enter("/a");
+        Ticket late = enter("/a");
 
         assertThat(late.leads()).isFalse();
         StepVerifier.create(late.answer()).expectNext(answer).verifyComplete();
         leader.end();
-        assertThat(inFlight.enter("/a").leads()).isTrue();
+        assertThat(enter("/a").leads()).as("a lookup sent after the store ended").isTrue();
     }
 
     private static CapturedResponse answer() {

@@ -1,6 +1,7 @@
 package dev.cachegateway.gateway.cache.miss;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -91,6 +92,50 @@ class ReplicaLocksTests {
                         .block(Duration.ofSeconds(5)))
                 .assertNext(item -> assertThat(item.value()).isEqualTo("{}".getBytes(StandardCharsets.UTF_8)))
                 .verifyComplete();
+    }
+
+    @Test
+    void saysAReplicaStoredItsAnswerToOneThatClaimsJustAfterTheStore() throws Exception {
+        Claim theirs = locks.claim("/a").block(Duration.ofSeconds(5));
+        client.set("/a", 60, new CachedItem("{}".getBytes(StandardCharsets.UTF_8), 0)).block(Duration.ofSeconds(5));
+
+        locks.stored(theirs);
+        await().atMost(Duration.ofSeconds(5)).until(() -> "stored".equals(lockValue("/a")));
+        Claim mine = locks.claim("/a").block(Duration.ofSeconds(5));
+
+        assertThat(mine).isSameAs(Claim.STORED);
+        assertThat(locks.freshItem("/a").block(Duration.ofSeconds(5)).value())
+                .isEqualTo("{}".getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void findsTheItemAtOnceWhenTheReplicaItWaitsForSaysItStoredIt() {
+        Claim theirs = locks.claim("/a").block(Duration.ofSeconds(5));
+
+        StepVerifier.create(locks.awaitItem("/a"))
+                .then(() -> {
+                    client.set("/a", 60, new CachedItem("{}".getBytes(StandardCharsets.UTF_8), 0))
+                            .block(Duration.ofSeconds(5));
+                    locks.stored(theirs);
+                })
+                .assertNext(item -> assertThat(item.value()).isEqualTo("{}".getBytes(StandardCharsets.UTF_8)))
+                .verifyComplete();
+    }
+
+    @Test
+    void stopsWaitingAtOnceWhenTheItemIsGoneAfterTheStore() throws Exception {
+        Claim theirs = locks.claim("/a").block(Duration.ofSeconds(5));
+        locks.stored(theirs);
+        await().atMost(Duration.ofSeconds(5)).until(() -> "stored".equals(lockValue("/a")));
+
+        StepVerifier.create(locks.awaitItem("/a"))
+                .expectComplete()
+                .verify(Duration.ofMillis(1000));
+    }
+
+    private String lockValue(String key) throws Exception {
+        MemcachedTextClient.Item lock = raw.get(key + ReplicaLocks.SUFFIX);
+        return lock == null ? null : new String(lock.value(), StandardCharsets.US_ASCII);
     }
 
     @Test
