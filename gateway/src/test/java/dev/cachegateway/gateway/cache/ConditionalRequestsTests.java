@@ -48,6 +48,17 @@ class ConditionalRequestsTests extends CacheIntegrationTest {
         assertThat(backend.totalCalls()).isZero();
     }
 
+    // RFC 9110 15.4.5: a 304 carries the Date its 200 would.
+    @Test
+    void datesANotModifiedAnswer() throws Exception {
+        raw.set(PATH, 0, 0, bytes("{\"a\":1}"));
+        String etag = etagOf(PATH);
+
+        client.get().uri(PATH).header("If-None-Match", etag).exchange()
+                .expectStatus().isNotModified()
+                .expectHeader().exists("Date");
+    }
+
     @Test
     void answersAnIfNoneMatchThatDoesNotMatchWithTheWholeHit() throws Exception {
         raw.set(PATH, 0, 0, bytes("{\"a\":1}"));

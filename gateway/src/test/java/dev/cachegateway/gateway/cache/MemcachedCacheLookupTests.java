@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.URI;
 import java.net.http.HttpResponse;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
 import java.util.Collections;
 
 import dev.cachegateway.gateway.cache.response.EntityTags;
@@ -75,6 +77,21 @@ class MemcachedCacheLookupTests extends CacheIntegrationTest {
                 .expectBody(String.class).isEqualTo(RecordingBackend.bodyFor("/api/v1/comments/2"));
 
         assertThat(backend.calls("/api/v1/comments/2")).isEqualTo(1);
+    }
+
+    // RFC 9110 6.6.1: a recipient with a clock dates an answer that has none, as nginx dates its hits; the server
+    // under the gateway dates nothing by itself.
+    @Test
+    void datesAHitWithTheTimeItIsAnswered() throws Exception {
+        raw.set("/api/v1/comments/9", 0, 0, bytes(COMMENT));
+        long before = System.currentTimeMillis() / 1000 * 1000;
+
+        HttpResponse<byte[]> hit = plainGet("/api/v1/comments/9");
+
+        assertThat(hit.headers().firstValue("X-Cache")).hasValue("HIT");
+        assertThat(hit.headers().allValues("Date")).singleElement()
+                .satisfies(date -> assertThat(ZonedDateTime.parse(date, DateTimeFormatter.RFC_1123_DATE_TIME)
+                        .toInstant().toEpochMilli()).isBetween(before, System.currentTimeMillis()));
     }
 
     @Test

@@ -38,6 +38,7 @@ class RequestCoalescingTests extends CacheIntegrationTest {
             assertThat(answer.getStatusCode().value()).isEqualTo(200);
             assertThat(answer.getBody()).isEqualTo(bytes("{\"id\":1}"));
             assertThat(answer.getHeaders().getFirst("Cache-Control")).isEqualTo("public, max-age=60");
+            assertThat(answer.getHeaders().getFirst("Date")).isNotNull();
         });
         assertThat(answers).extracting(answer -> answer.getHeaders().getFirst("X-Cache"))
                 .containsOnly("MISS", "COALESCED").containsOnlyOnce("MISS");

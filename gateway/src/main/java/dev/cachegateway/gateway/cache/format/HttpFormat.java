@@ -85,7 +85,8 @@ public final class HttpFormat implements ItemFormat {
 
     /**
      * The answer as a message, without the hidden headers, those its {@code Connection} names, and an ETag that the
-     * gateway computed itself (hits compute it again); with a {@code Date} if the backend sent none (RFC 9110 6.6.1).
+     * gateway computed itself (hits compute it again); with a {@code Date} if the backend sent none (RFC 9110 6.6.1),
+     * and with only the {@code Age} that its {@code Date} does not tell, so that hits count no second twice.
      */
     @Override
     public CachedItem encode(CapturedResponse answer, int flags, long nowMillis) {
@@ -103,6 +104,13 @@ public final class HttpFormat implements ItemFormat {
         }
         if (!stored.containsHeader(HttpHeaders.DATE)) {
             stored.setDate(nowMillis);
+        }
+        long age = StoredAnswerAge.toStore(stored, nowMillis);
+        if (age > 0) {
+            stored.set(HttpHeaders.AGE, Long.toString(age));
+        }
+        else {
+            stored.remove(HttpHeaders.AGE);
         }
         return new CachedItem(HttpMessage.encode(answer.status(), stored, answer.body()), flags);
     }

@@ -1,5 +1,7 @@
 package dev.cachegateway.gateway.cache.policy;
 
+import java.util.OptionalLong;
+
 import org.springframework.http.HttpHeaders;
 
 /**
@@ -17,5 +19,18 @@ public record StoredAnswerAge(ItemAge age, long seconds) {
     /** Reads the headers and ages them at once; {@link StoredFreshness} keeps the reading for later hits. */
     public static StoredAnswerAge of(HttpHeaders stored, int flags, long remainingTtl, long nowMillis) {
         return StoredFreshness.of(stored, nowMillis).at(flags, remainingTtl, nowMillis);
+    }
+
+    /**
+     * The {@code Age} to store with an answer received at {@code responseMillis}: what its {@code Date} does not
+     * already tell. RFC 9111 4.2.3 takes the larger of the {@code Age} received and the time since the {@code Date},
+     * not their sum, and the item keeps no time of receipt; stored so, the {@code Age} plus the time since the
+     * {@code Date} is that larger one at first and grows by the time held. An answer whose {@code Date} is not one
+     * valid date keeps the {@code Age} it came with.
+     */
+    public static long toStore(HttpHeaders answer, long responseMillis) {
+        long age = Freshness.age(answer);
+        OptionalLong date = StoredFreshness.date(answer, responseMillis);
+        return date.isPresent() ? Math.max(0, age - Math.max(0, responseMillis - date.getAsLong()) / 1000) : age;
     }
 }

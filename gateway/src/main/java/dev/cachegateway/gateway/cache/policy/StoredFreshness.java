@@ -4,7 +4,6 @@ import java.util.List;
 import java.util.OptionalLong;
 
 import dev.cachegateway.gateway.memcached.MetaItem;
-import org.jspecify.annotations.Nullable;
 
 import org.springframework.http.HttpHeaders;
 
@@ -43,15 +42,17 @@ public final class StoredFreshness {
     /** @param nowMillis the time that a two-digit year in an obsolete date is read against */
     public static StoredFreshness of(HttpHeaders stored, long nowMillis) {
         TargetedCacheControl control = TargetedCacheControl.of(stored);
-        return new StoredFreshness(single(stored.get(HttpHeaders.DATE), nowMillis), control,
-                control.freshnessHeaders(stored), Freshness.age(stored));
+        return new StoredFreshness(date(stored, nowMillis), control, control.freshnessHeaders(stored),
+                Freshness.age(stored));
     }
 
     /**
      * Its age at {@code nowMillis} by RFC 9111 4.2.3: the {@code Age} it was stored with plus the time since its
-     * {@code Date}, fresh while below its explicit lifetime. Without a {@code Date}, or without explicit freshness
-     * (then it lived for a route's default TTL), memcached's remaining TTL tells, since its writer set it from the
-     * same lifetime.
+     * {@code Date}, fresh while below its explicit lifetime. This gateway stores only the age that the {@code Date}
+     * does not tell ({@link StoredAnswerAge#toStore}), so no second is counted twice; another writer's item that
+     * keeps both is aged by their sum, which errs old, never young. Without a {@code Date}, or without explicit
+     * freshness (then it lived for a route's default TTL), memcached's remaining TTL tells, since its writer set it
+     * from the same lifetime.
      */
     public StoredAnswerAge at(int flags, long remainingTtl, long nowMillis) {
         StaleWindows windows = StaleFlags.decode(flags);
@@ -70,7 +71,9 @@ public final class StoredFreshness {
         return new StoredAnswerAge(age, storedAge + elapsed);
     }
 
-    private static OptionalLong single(@Nullable List<String> values, long nowMillis) {
+    /** The answer's {@code Date}, if it has one valid one. */
+    static OptionalLong date(HttpHeaders headers, long nowMillis) {
+        List<String> values = headers.get(HttpHeaders.DATE);
         return values != null && values.size() == 1 ? HttpDate.parse(values.get(0), nowMillis) : OptionalLong.empty();
     }
 }

@@ -17,13 +17,16 @@ import org.springframework.web.server.ServerWebExchange;
  * Writes an answer held in memory, a hit or a shared backend answer: its status, headers and bytes with their
  * length; only the headers for HEAD; and {@code 304 Not Modified} when the request's If-None-Match matches the
  * answer's ETag, or, without If-None-Match, its If-Modified-Since is no older than the answer's Last-Modified
- * (RFC 9110 13.1.2, 13.1.3, 13.2.2), so that the client reuses what it has.
+ * (RFC 9110 13.1.2, 13.1.3, 13.2.2), so that the client reuses what it has. Each is dated when it has no
+ * {@code Date}.
  */
 public final class CapturedResponseWriter {
 
     // RFC 9110 15.4.5: what a 304 carries of the 200 it stands for.
     private static final List<String> NOT_MODIFIED_HEADERS = List.of(HttpHeaders.ETAG, HttpHeaders.CACHE_CONTROL,
             HttpHeaders.EXPIRES, HttpHeaders.VARY, HttpHeaders.CONTENT_LOCATION, HttpHeaders.DATE, HttpHeaders.AGE);
+
+    private static final CurrentDate DATE = new CurrentDate();
 
     private CapturedResponseWriter() {
     }
@@ -43,6 +46,7 @@ public final class CapturedResponseWriter {
                     headers.put(name, new ArrayList<>(values));
                 }
             }
+            dateIfUndated(headers);
             return response.setComplete();
         }
         response.setStatusCode(answer.status());
@@ -50,11 +54,19 @@ public final class CapturedResponseWriter {
         // filter may add to the response's.
         answer.headers().forEach((name, values) -> headers.put(name, new ArrayList<>(values)));
         headers.remove(Variants.HEADER);
+        dateIfUndated(headers);
         headers.setContentLength(answer.body().length);
         if (HttpMethod.HEAD.equals(request.getMethod())) {
             return response.setComplete();
         }
         return response.writeWith(Mono.just(response.bufferFactory().wrap(answer.body())));
+    }
+
+    // RFC 9110 6.6.1: a body hit has no Date, nor a backend answer that came without one, and the server adds none.
+    private static void dateIfUndated(HttpHeaders headers) {
+        if (!headers.containsHeader(HttpHeaders.DATE)) {
+            headers.set(HttpHeaders.DATE, DATE.at(System.currentTimeMillis()));
+        }
     }
 
     private static boolean notModified(HttpHeaders request, HttpHeaders answer) {

@@ -4,13 +4,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.OptionalLong;
 
 import dev.cachegateway.gateway.cache.format.ItemFormat.HitAnswer;
+import dev.cachegateway.gateway.cache.policy.ItemAge;
+import dev.cachegateway.gateway.cache.policy.ItemAge.Staleness;
 import dev.cachegateway.gateway.cache.response.CapturedResponse;
 import dev.cachegateway.gateway.cache.response.EntityTags;
 import dev.cachegateway.gateway.memcached.CachedItem;
 import dev.cachegateway.gateway.memcached.MetaItem;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
@@ -84,6 +89,37 @@ class HttpFormatTests {
         assertThat(hit.response().headers().getETag()).isEqualTo(EntityTags.of(BODY));
         assertThat(hit.response().headers().containsHeader(Variants.HEADER)).isFalse();
         assertThat(hit.age().fresh()).isTrue();
+    }
+
+    // RFC 9111 4.2.3: stored at the time of its receipt, an answer is as old as the larger of its Age and the time
+    // since its Date, not their sum; then it ages with the time it is held. With max-age=130 it is fresh when stored
+    // and stale 50 s later.
+    @ParameterizedTest(name = "Date {0} s old, Age {1}: {2} s old when stored")
+    @CsvSource(nullValues = "none", textBlock = """
+            none, 100,  100
+            100,  none, 100
+            100,  100,  100
+            10,   100,  100
+            100,  10,   100
+            """)
+    void agesAStoredAnswerByTheLargerOfItsAgeAndTheTimeSinceItsDate(Long dateSecondsOld, String age, long stored) {
+        HttpHeaders headers = new HttpHeaders();
+        headers.set(HttpHeaders.CACHE_CONTROL, "max-age=130");
+        if (dateSecondsOld != null) {
+            headers.setDate(NOW - dateSecondsOld * 1000);
+        }
+        if (age != null) {
+            headers.set(HttpHeaders.AGE, age);
+        }
+        DecodedItem item = format.decode(format.encode(answer(headers), 0, NOW)).orElseThrow();
+
+        HitAnswer atOnce = format.answer(item, 0, 3600, NOW);
+        HitAnswer later = format.answer(item, 0, 3600, NOW + 50_000);
+
+        assertThat(atOnce.response().headers().getFirst(HttpHeaders.AGE)).isEqualTo(Long.toString(stored));
+        assertThat(atOnce.age()).isEqualTo(new ItemAge(Staleness.FRESH, OptionalLong.of(130 - stored)));
+        assertThat(later.response().headers().getFirst(HttpHeaders.AGE)).isEqualTo(Long.toString(stored + 50));
+        assertThat(later.age()).isEqualTo(new ItemAge(Staleness.EXPIRED, OptionalLong.of(80 - stored)));
     }
 
     @Test

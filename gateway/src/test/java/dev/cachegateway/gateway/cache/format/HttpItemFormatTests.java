@@ -73,6 +73,7 @@ class HttpItemFormatTests extends CacheIntegrationTest {
 
     @Test
     void agesAHitFromItsStoredDate() throws Exception {
+        // Another writer's item, received when nobody knows: its Age and the time since its Date add up, erring old.
         raw.set("http:/whole/dated", 0, 0, ("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
                 + "Cache-Control: max-age=600\r\nAge: 10\r\nDate: " + httpDate(Instant.now().minusSeconds(100))
                 + "\r\n\r\n{}").getBytes());

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.cachegateway.gateway.cache.policy.ItemAge.Staleness;
 import dev.cachegateway.gateway.memcached.MetaItem;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import org.springframework.http.HttpHeaders;
 
@@ -74,5 +76,34 @@ class StoredAnswerAgeTests {
         stored.setExpires(NOW - 10_000 + 60_000);
 
         assertThat(StoredAnswerAge.of(stored, 0, 3600, NOW).age().ttl()).hasValue(50);
+    }
+
+    // Stored so, the Age plus the time since the Date is at first the larger of the two, not their sum.
+    @ParameterizedTest(name = "Date {0} s old, Age {1}: stores Age {2}")
+    @CsvSource(nullValues = "none", textBlock = """
+            0,   100,  100
+            100, none, 0
+            100, 100,  0
+            10,  100,  90
+            100, 10,   0
+            -30, 100,  100
+            """)
+    void storesOnlyTheAgeThatTheDateDoesNotTell(long dateSecondsOld, String age, long stored) {
+        HttpHeaders answer = headers("max-age=600", 0);
+        answer.setDate(NOW - dateSecondsOld * 1000);
+        if (age != null) {
+            answer.set(HttpHeaders.AGE, age);
+        }
+
+        assertThat(StoredAnswerAge.toStore(answer, NOW)).isEqualTo(stored);
+    }
+
+    @Test
+    void keepsTheAgeOfAnAnswerWithoutOneValidDate() {
+        HttpHeaders answer = headers("max-age=600", -1);
+        answer.set(HttpHeaders.AGE, "100");
+        answer.set(HttpHeaders.DATE, "yesterday");
+
+        assertThat(StoredAnswerAge.toStore(answer, NOW)).isEqualTo(100);
     }
 }

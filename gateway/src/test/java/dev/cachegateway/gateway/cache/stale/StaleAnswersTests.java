@@ -111,6 +111,7 @@ class StaleAnswersTests {
         assertThat(stale.getStatusCode().value()).isEqualTo(200);
         assertThat(stale.getBody()).asString().isEqualTo(OLD);
         assertThat(stale.getHeaders().getFirst("X-Cache")).isEqualTo("UPDATING");
+        assertThat(stale.getHeaders().getFirst("Date")).isNotNull();
         CacheStatusMember member = CacheStatusMember.last(stale.getHeaders().get("Cache-Status"));
         assertThat(member.parameters()).containsEntry("hit", true).containsEntry("detail", "stale-while-revalidate");
         assertThat((Long) member.parameters().get("ttl")).isNegative();
@@ -216,6 +217,8 @@ class StaleAnswersTests {
         assertThat(answer.getStatusCode().value()).isEqualTo(200);
         assertThat(answer.getBody()).asString().isEqualTo(OLD);
         assertThat(answer.getHeaders().getFirst("X-Cache")).isEqualTo("STALE");
+        // Not the backend's 503's Date: the stale item's answer is dated on its own.
+        assertThat(answer.getHeaders().getFirst("Date")).isNotNull();
         CacheStatusMember member = CacheStatusMember.last(answer.getHeaders().get("Cache-Status"));
         assertThat(member.parameters()).containsEntry("fwd", "stale").containsEntry("fwd-status", 503L)
                 .containsEntry("detail", "stale-if-error");
