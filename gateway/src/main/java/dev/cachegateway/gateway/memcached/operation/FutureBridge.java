@@ -122,7 +122,8 @@ public final class FutureBridge {
         });
     }
 
-    // Runs once the future is done, so get() returns at once; it only unwraps the outcome.
+    // Runs once the future is done, so get() returns at once; it only unwraps the outcome. Whatever it meets ends
+    // the sink: a sink left without a signal would wait forever, since its deadline has seen the operation answered.
     private static <T> void complete(MonoSink<T> sink, Started<T> started) {
         Future<T> done = started.future();
         if (done.isCancelled()) {
@@ -145,6 +146,10 @@ public final class FutureBridge {
         }
         catch (InterruptedException ex) {
             Thread.currentThread().interrupt();
+            sink.error(ex);
+        }
+        catch (Throwable ex) {
+            // A CancellationException, or whatever else a future's get() may throw besides what it declares.
             sink.error(ex);
         }
     }

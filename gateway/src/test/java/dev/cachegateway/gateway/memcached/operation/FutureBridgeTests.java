@@ -2,6 +2,7 @@ package dev.cachegateway.gateway.memcached.operation;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
@@ -10,6 +11,7 @@ import java.util.concurrent.Future;
 import dev.cachegateway.gateway.memcached.CachedItem;
 import io.netty.util.concurrent.ImmediateEventExecutor;
 import net.spy.memcached.internal.GetFuture;
+import net.spy.memcached.internal.OperationFuture;
 import net.spy.memcached.ops.CancelledOperationStatus;
 import net.spy.memcached.ops.GetOperation;
 import net.spy.memcached.ops.OperationStatus;
@@ -22,10 +24,10 @@ import reactor.core.publisher.Mono;
 import reactor.test.StepVerifier;
 
 /**
- * What a spymemcached future ends as: a miss completes empty, and anything else that leaves no value, a cancel or a
- * failed multi-get, fails. The futures are made by hand, and completed as spymemcached completes them, so that each
- * way of ending is certain. The timeout is long: an outcome that only its deadline would bring never arrives within
- * a verify.
+ * What a spymemcached future ends as: a miss completes empty, and anything else that leaves no value, a cancel, a
+ * failed multi-get, a get() that throws, fails; always. The futures are made by hand, and completed as spymemcached
+ * completes them, so that each way of ending is certain. The timeout is long: an outcome that only its deadline
+ * would bring never arrives within a verify.
  */
 class FutureBridgeTests {
 
@@ -109,6 +111,55 @@ class FutureBridgeTests {
         get.operation.cancel();
 
         StepVerifier.create(lookup).expectError(FailedOperationException.class).verify(VERIFY);
+    }
+
+    @Test
+    void failsAnOperationWhoseGetThrowsACancellationException() {
+        CancellationException cancelled = new CancellationException("cancelled");
+
+        StepVerifier.create(bridge.operation(Reader.UNKNOWN, () -> doneThrowing(cancelled)))
+                .expectErrorMatches(failure -> failure == cancelled).verify(VERIFY);
+    }
+
+    @Test
+    void failsAnOperationWhoseGetThrowsARuntimeException() {
+        IllegalStateException broken = new IllegalStateException("broken");
+
+        StepVerifier.create(bridge.operation(Reader.UNKNOWN, () -> doneThrowing(broken)))
+                .expectErrorMatches(failure -> failure == broken).verify(VERIFY);
+    }
+
+    /** A future done at once, whose listeners run as they are added, and whose get() throws {@code failure}. */
+    private static OperationFuture<Boolean> doneThrowing(RuntimeException failure) {
+        return new HandMade() {
+
+            @Override
+            public Boolean get() {
+                throw failure;
+            }
+        };
+    }
+
+    private static class HandMade extends OperationFuture<Boolean> {
+
+        HandMade() {
+            super(KEY, new CountDownLatch(0), TIMEOUT.toMillis(), ImmediateEventExecutor.INSTANCE);
+        }
+
+        @Override
+        public boolean isDone() {
+            return true;
+        }
+
+        @Override
+        public boolean isCancelled() {
+            return false;
+        }
+
+        @Override
+        public boolean cancel(boolean ignored) {
+            return false;
+        }
     }
 
     /**
