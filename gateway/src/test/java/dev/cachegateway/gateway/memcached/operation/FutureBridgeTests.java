@@ -11,6 +11,7 @@ import java.util.concurrent.Future;
 import dev.cachegateway.gateway.memcached.CachedItem;
 import io.netty.util.concurrent.ImmediateEventExecutor;
 import net.spy.memcached.internal.GetFuture;
+import net.spy.memcached.internal.OperationCompletionListener;
 import net.spy.memcached.internal.OperationFuture;
 import net.spy.memcached.ops.CancelledOperationStatus;
 import net.spy.memcached.ops.GetOperation;
@@ -25,9 +26,9 @@ import reactor.test.StepVerifier;
 
 /**
  * What a spymemcached future ends as: a miss completes empty, and anything else that leaves no value, a cancel, a
- * failed multi-get, a get() that throws, fails; always. The futures are made by hand, and completed as spymemcached
- * completes them, so that each way of ending is certain. The timeout is long: an outcome that only its deadline
- * would bring never arrives within a verify.
+ * failed multi-get, a get() that throws, an answer that never reaches its caller, fails; always. The futures are
+ * made by hand, and completed as spymemcached completes them, so that each way of ending is certain. The timeout is
+ * long: an outcome that only its deadline would bring never arrives within a verify.
  */
 class FutureBridgeTests {
 
@@ -129,6 +130,16 @@ class FutureBridgeTests {
                 .expectErrorMatches(failure -> failure == broken).verify(VERIFY);
     }
 
+    @Test
+    void failsAnAnsweredOperationWhoseAnswerNeverReachesItsCaller() throws Exception {
+        try (OperationDeadlines quick = new OperationDeadlines(Duration.ofMillis(20), Duration.ofMillis(50))) {
+            FutureBridge quickBridge = new FutureBridge(quick, completions);
+
+            StepVerifier.create(quickBridge.operation(Reader.UNKNOWN, FutureBridgeTests::doneButNeverTold))
+                    .expectError(GatewayDelayException.class).verify(VERIFY);
+        }
+    }
+
     /** A future done at once, whose listeners run as they are added, and whose get() throws {@code failure}. */
     private static OperationFuture<Boolean> doneThrowing(RuntimeException failure) {
         return new HandMade() {
@@ -136,6 +147,17 @@ class FutureBridgeTests {
             @Override
             public Boolean get() {
                 throw failure;
+            }
+        };
+    }
+
+    /** A future that says it is done, but whose completion is lost: its listeners never run. */
+    private static OperationFuture<Boolean> doneButNeverTold() {
+        return new HandMade() {
+
+            @Override
+            public OperationFuture<Boolean> addListener(OperationCompletionListener listener) {
+                return this;
             }
         };
     }
