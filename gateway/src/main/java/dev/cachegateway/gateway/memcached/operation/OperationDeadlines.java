@@ -88,7 +88,15 @@ public final class OperationDeadlines implements AutoCloseable {
                 return;
             }
             long now = System.nanoTime();
-            Verdict verdict = judge.judge(start, now, progress);
+            Verdict verdict;
+            try {
+                verdict = judge.judge(start, now, progress);
+            }
+            catch (RuntimeException unjudged) {
+                // The wheel drops a task that throws, and the operation would wait forever: a plain timeout, then.
+                onExpiry.accept((TimeoutException) new TimeoutException(message).initCause(unjudged));
+                return;
+            }
             switch (verdict.outcome()) {
                 case MEMCACHED_TIMEOUT -> onExpiry.accept(new TimeoutException(message));
                 case GATEWAY_DELAY -> onExpiry.accept(new GatewayDelayException((now - start) / 1_000_000));

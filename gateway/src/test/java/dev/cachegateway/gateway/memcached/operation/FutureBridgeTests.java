@@ -7,6 +7,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeoutException;
 
 import dev.cachegateway.gateway.memcached.CachedItem;
 import io.netty.util.concurrent.ImmediateEventExecutor;
@@ -140,6 +141,19 @@ class FutureBridgeTests {
         }
     }
 
+    @Test
+    void failsAnUnansweredOperationWhoseDeadlineCannotBeJudged() throws Exception {
+        try (OperationDeadlines quick = new OperationDeadlines(Duration.ofMillis(20), Duration.ofMillis(50))) {
+            FutureBridge quickBridge = new FutureBridge(quick, completions);
+            Reader broken = (now, stalls) -> {
+                throw new IllegalStateException("no reading");
+            };
+
+            StepVerifier.create(quickBridge.operation(broken, FutureBridgeTests::neverDone))
+                    .expectError(TimeoutException.class).verify(VERIFY);
+        }
+    }
+
     /** A future done at once, whose listeners run as they are added, and whose get() throws {@code failure}. */
     private static OperationFuture<Boolean> doneThrowing(RuntimeException failure) {
         return new HandMade() {
@@ -158,6 +172,17 @@ class FutureBridgeTests {
             @Override
             public OperationFuture<Boolean> addListener(OperationCompletionListener listener) {
                 return this;
+            }
+        };
+    }
+
+    /** A future that memcached never answers. */
+    private static OperationFuture<Boolean> neverDone() {
+        return new HandMade() {
+
+            @Override
+            public boolean isDone() {
+                return false;
             }
         };
     }
