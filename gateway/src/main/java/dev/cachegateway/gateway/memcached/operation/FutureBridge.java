@@ -43,8 +43,7 @@ public final class FutureBridge {
     public <T> Mono<T> get(Reader reader, Supplier<GetFuture<T>> start) {
         return bridge(reader, () -> {
             GetFuture<T> future = start.get();
-            return new Started<>(future, done -> future.addListener(completed -> done.run()),
-                    () -> failureOfEmpty(future.getStatus()));
+            return new Started<>(future, done -> future.addListener(completed -> done.run()));
         });
     }
 
@@ -52,29 +51,12 @@ public final class FutureBridge {
     public <T> Mono<T> operation(Reader reader, Supplier<OperationFuture<T>> start) {
         return bridge(reader, () -> {
             OperationFuture<T> future = start.get();
-            return new Started<>(future, done -> future.addListener(completed -> done.run()), () -> null);
+            return new Started<>(future, done -> future.addListener(completed -> done.run()));
         });
     }
 
-    // GetFuture and OperationFuture share no listener type, so each says how to be told it is done, and what an
-    // empty answer means.
-    private record Started<T>(Future<T> future, Consumer<Runnable> whenDone, EmptyAnswer empty) {
-    }
-
-    private interface EmptyAnswer {
-
-        /** Why an operation that is done ended without a value, if not because there was none to find. */
-        @Nullable Exception failure();
-    }
-
-    // spymemcached ends a get that it merged into a multi-get as it ends a miss when the multi-get fails or is
-    // cancelled: with no value, and the get itself neither failed nor cancelled. Only the status tells them apart. A
-    // miss is NOT_FOUND when the get went out alone, and a success in a multi-get or over the binary protocol.
-    private static @Nullable Exception failureOfEmpty(@Nullable OperationStatus status) {
-        if (status != null && (status.isSuccess() || status.getStatusCode() == StatusCode.ERR_NOT_FOUND)) {
-            return null;
-        }
-        return new FailedOperationException(status != null ? status.getMessage() : "no status");
+    // GetFuture and OperationFuture share no listener type, so each says how to be told it is done.
+    private record Started<T>(Future<T> future, Consumer<Runnable> whenDone) {
     }
 
     private <T> Mono<T> bridge(Reader reader, Supplier<Started<T>> start) {
@@ -117,15 +99,14 @@ public final class FutureBridge {
                 if (!future.isCancelled()) {
                     lastAnswerAt = System.nanoTime();
                 }
-                caller.execute(() -> complete(sink, started));
+                caller.execute(() -> complete(sink, future));
             });
         });
     }
 
     // Runs once the future is done, so get() returns at once; it only unwraps the outcome. Whatever it meets ends
-    // the sink: a sink left without a signal would wait forever, since its deadline has seen the operation answered.
-    private static <T> void complete(MonoSink<T> sink, Started<T> started) {
-        Future<T> done = started.future();
+    // the sink at once: its deadline, having seen the operation answered, would end it only well past the timeout.
+    private static <T> void complete(MonoSink<T> sink, Future<T> done) {
         if (done.isCancelled()) {
             // By spymemcached, which cancels what waits on a connection it lost or is sent to a server that is down.
             sink.error(new FailedOperationException("cancelled: its connection was lost or its server is down"));
@@ -133,7 +114,8 @@ public final class FutureBridge {
         }
         try {
             T value = done.get();
-            Exception failure = value == null ? started.empty().failure() : null;
+            Exception failure = value == null && done instanceof GetFuture<T> get ? failureOfEmpty(get.getStatus())
+                    : null;
             if (failure != null) {
                 sink.error(failure);
             }
@@ -152,5 +134,16 @@ public final class FutureBridge {
             // A CancellationException, or whatever else a future's get() may throw besides what it declares.
             sink.error(ex);
         }
+    }
+
+    // spymemcached ends a get that it merged into a multi-get as it ends a miss when the multi-get fails or is
+    // cancelled: with no value, and the get itself neither failed nor cancelled. Only the status tells them apart.
+    // memcached's miss is NOT_FOUND, or a success where the get shared a multi-get that found other keys (any
+    // multi-get, over the binary protocol).
+    private static @Nullable Exception failureOfEmpty(@Nullable OperationStatus status) {
+        if (status != null && (status.isSuccess() || status.getStatusCode() == StatusCode.ERR_NOT_FOUND)) {
+            return null;
+        }
+        return new FailedOperationException(status != null ? status.getMessage() : "no status");
     }
 }
