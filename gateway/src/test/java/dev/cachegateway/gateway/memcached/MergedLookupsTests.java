@@ -1,13 +1,18 @@
 package dev.cachegateway.gateway.memcached;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Collection;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.stream.IntStream;
 
 import dev.cachegateway.gateway.memcached.pool.PoolConnectionFactory;
+import dev.cachegateway.gateway.support.FakeMemcached;
 import dev.cachegateway.gateway.support.MemcachedContainer;
 import dev.cachegateway.gateway.support.MemcachedTextClient;
 import net.spy.memcached.ConnectionFactoryBuilder.Protocol;
@@ -19,10 +24,11 @@ import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.junit.jupiter.Container;
 import org.testcontainers.junit.jupiter.Testcontainers;
 import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
 
 /**
  * Lookups issued together are merged into multi-gets by spymemcached; each must still get its own item, over
- * either protocol, whatever else shares its multi-get.
+ * either protocol, whatever else shares its multi-get, and a multi-get that fails must fail each of them.
  */
 @Testcontainers
 class MergedLookupsTests {
@@ -60,6 +66,31 @@ class MergedLookupsTests {
             answers.forEach((i, got) -> assertThat(got).as("key %d", i)
                     .containsOnly(i % 2 == 0 ? new String(value(i), StandardCharsets.UTF_8) + "/" + i : "miss")
                     .hasSize(3));
+        }
+    }
+
+    @Test
+    void failsEveryLookupOfAMultiGetWhoseConnectionDropsInsteadOfReadingAMiss() throws Exception {
+        try (FakeMemcached hanging = new FakeMemcached("1.6.9");
+                ReactiveMemcached client = TestMemcached.connect(hanging.address(), Duration.ofMinutes(1),
+                        properties -> properties.setMergeLookups(true))) {
+            hanging.holdGets();
+            // Subscribed one right after another, so that they queue up behind each other and go out merged.
+            List<CompletableFuture<String>> answers = IntStream.range(0, KEYS)
+                    .mapToObj(i -> client.get(key(i)).map(item -> "hit").defaultIfEmpty("miss")
+                            .onErrorResume(failure -> Mono.just("error")).toFuture())
+                    .toList();
+            await("every key sent").atMost(Duration.ofSeconds(10)).until(() -> hanging.keysAsked() == KEYS);
+            assertThat(hanging.commands().stream().filter("get"::equals).count()).as("gets, merged")
+                    .isLessThan(KEYS);
+
+            // spymemcached cancels what waits on the connection it lost: the multi-gets, not the lookups in them.
+            hanging.dropConnections();
+
+            await("every lookup answered, or one read as a miss").atMost(Duration.ofSeconds(10))
+                    .until(() -> answers.stream().allMatch(CompletableFuture::isDone)
+                            || answers.stream().anyMatch(answer -> "miss".equals(answer.getNow(null))));
+            assertThat(answers).extracting(answer -> answer.getNow("no answer yet")).containsOnly("error");
         }
     }
 

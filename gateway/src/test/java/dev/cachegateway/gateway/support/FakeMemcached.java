@@ -18,7 +18,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * A memcached that reports whatever version it is told to and speaks just enough of the text protocol for a client
  * to get, set and delete: {@code version}, {@code get} (one key or many, as spymemcached merges them), {@code set}
  * and {@code delete}. Anything else, meta commands included, gets {@code ERROR}, as a memcached older than them
- * answers. It records the commands it was sent and the connections it accepted.
+ * answers. It records the commands it was sent and the connections it accepted. Told to, it leaves gets unanswered,
+ * as a memcached that hangs does.
  */
 public final class FakeMemcached implements AutoCloseable {
 
@@ -34,6 +35,10 @@ public final class FakeMemcached implements AutoCloseable {
     private final List<Socket> connections = new CopyOnWriteArrayList<>();
 
     private final AtomicInteger accepted = new AtomicInteger();
+
+    private final AtomicInteger keysAsked = new AtomicInteger();
+
+    private volatile boolean holdingGets;
 
     private volatile String version;
 
@@ -65,6 +70,16 @@ public final class FakeMemcached implements AutoCloseable {
         return accepted.get();
     }
 
+    /** From now on, reads gets but never answers them. */
+    public void holdGets() {
+        holdingGets = true;
+    }
+
+    /** How many keys all the gets received so far named, a multi-get's each. */
+    public int keysAsked() {
+        return keysAsked.get();
+    }
+
     /** Closes every connection, as a restart would; clients reconnect. */
     public void dropConnections() throws IOException {
         for (Socket connection : connections) {
@@ -94,8 +109,11 @@ public final class FakeMemcached implements AutoCloseable {
             for (String line = readLine(in); line != null; line = readLine(in)) {
                 String[] words = line.split(" ");
                 commands.add(words[0]);
-                out.write(answer(words, in).getBytes(StandardCharsets.ISO_8859_1));
-                out.flush();
+                String answer = answer(words, in);
+                if (!answer.isEmpty()) {
+                    out.write(answer.getBytes(StandardCharsets.ISO_8859_1));
+                    out.flush();
+                }
             }
         }
         catch (IOException gone) {
@@ -108,6 +126,10 @@ public final class FakeMemcached implements AutoCloseable {
             case "version":
                 return "VERSION " + version + "\r\n";
             case "get":
+                keysAsked.addAndGet(words.length - 1);
+                if (holdingGets) {
+                    return "";
+                }
                 StringBuilder found = new StringBuilder();
                 for (int i = 1; i < words.length; i++) {
                     Item item = items.get(words[i]);

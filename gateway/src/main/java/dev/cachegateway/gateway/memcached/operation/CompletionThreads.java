@@ -17,21 +17,33 @@ public final class CompletionThreads implements AutoCloseable {
 
     private final ExecutorService others;
 
+    private final Executor othersOrHere;
+
     public CompletionThreads(ExecutorService others) {
         this.others = others;
+        this.othersOrHere = task -> {
+            try {
+                others.execute(task);
+            }
+            catch (RejectedExecutionException shut) {
+                // They stop with the client, before its last operations end: a task dropped here would leave its
+                // request waiting forever, so the thread that has it runs it.
+                task.run();
+            }
+        };
     }
 
-    /** The executor for an operation started on the calling thread. */
+    /** The executor for an operation started on the calling thread. Never refuses a task. */
     public Executor ofCaller() {
         // Netty's own record of the event loop that runs this thread; null on any other thread.
         EventExecutor loop = ThreadExecutorMap.currentExecutor();
-        return loop == null ? others : task -> {
+        return loop == null ? othersOrHere : task -> {
             try {
                 loop.execute(task);
             }
             catch (RejectedExecutionException shuttingDown) {
                 // The loop stops with the server; what it leaves still has a request to finish or fail.
-                others.execute(task);
+                othersOrHere.execute(task);
             }
         };
     }

@@ -52,7 +52,10 @@ public final class DeadlineJudge {
         MEMCACHED_TIMEOUT,
         /** The gateway's own delays used the time, and the most it may wait has passed: not memcached's failure. */
         GATEWAY_DELAY,
-        /** memcached has answered; the answer is on its way to the caller, so the deadline has nothing to do. */
+        /**
+         * memcached has answered, and the answer is on its way to the caller: wait {@link Verdict#waitNanos} more for
+         * it to arrive, after which an answer the caller never saw fails as the gateway's delay.
+         */
         ANSWERED,
         /** The gateway's own delays used some of the time: wait {@link Verdict#waitNanos} more. */
         WAIT
@@ -88,10 +91,13 @@ public final class DeadlineJudge {
 
     /** The verdict on an operation started at {@code startNanos} whose deadline passes at {@code nowNanos}. */
     public Verdict judge(long startNanos, long nowNanos, Progress progress) {
-        if (progress.answered()) {
-            return new Verdict(Outcome.ANSWERED, 0);
-        }
         long elapsed = nowNanos - startNanos;
+        if (progress.answered()) {
+            // However far behind the caller is, its answer reaches it within the longest wait; one that has not by a
+            // timeout past that was lost on its way, and nothing else would ever end the operation.
+            long leftToWait = timeoutNanos + maxGatewayDelayNanos - elapsed;
+            return leftToWait > 0 ? new Verdict(Outcome.ANSWERED, leftToWait) : new Verdict(Outcome.GATEWAY_DELAY, 0);
+        }
         long sentAt = progress.sentAt();
         long memcachedHad = memcachedHad(startNanos, nowNanos, sentAt);
         if (memcachedHad >= timeoutNanos) {

@@ -11,6 +11,9 @@ import dev.cachegateway.gateway.memcached.operation.DeadlineJudge.Stalls;
 import dev.cachegateway.gateway.memcached.operation.OperationDeadlines.Deadline;
 import net.spy.memcached.internal.GetFuture;
 import net.spy.memcached.internal.OperationFuture;
+import net.spy.memcached.ops.OperationStatus;
+import net.spy.memcached.ops.StatusCode;
+import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.MonoSink;
 
@@ -19,7 +22,8 @@ import reactor.core.publisher.MonoSink;
  * listener, never a blocking {@code get()}, and a deadline fails an operation that takes too long, since
  * spymemcached's futures never time out unless somebody blocks on them; it fails as memcached's timeout only if
  * memcached had the time ({@link OperationDeadlines}). The completion goes back to the thread that
- * started the operation ({@link CompletionThreads}).
+ * started the operation ({@link CompletionThreads}). An operation that spymemcached gave up on fails, at once; a
+ * get completes empty only on memcached's own miss.
  */
 public final class FutureBridge {
 
@@ -35,7 +39,7 @@ public final class FutureBridge {
         this.completions = completions;
     }
 
-    /** A lookup, started on subscription, on the connection that {@code reader} watches. */
+    /** A lookup, started on subscription, on the connection that {@code reader} watches. Empty on a miss. */
     public <T> Mono<T> get(Reader reader, Supplier<GetFuture<T>> start) {
         return bridge(reader, () -> {
             GetFuture<T> future = start.get();
@@ -61,7 +65,7 @@ public final class FutureBridge {
             Started<T> started = start.get();
             Future<T> future = started.future();
             // The deadline, the completion and a cancelling subscriber race: the sink keeps the first signal and
-            // drops the others, and an operation cancelled first completes as cancelled, which complete() ignores.
+            // drops the others, so an operation that the subscriber cancelled fails unheard.
             Deadline deadline = deadlines.arm(new Progress() {
 
                 // An answer that has arrived is on its way to the caller, however far behind the caller is.
@@ -100,14 +104,24 @@ public final class FutureBridge {
         });
     }
 
-    // Runs once the future is done, so get() returns at once; it only unwraps the outcome.
+    // Runs once the future is done, so get() returns at once; it only unwraps the outcome. Whatever it meets ends
+    // the sink at once: its deadline, having seen the operation answered, would end it only well past the timeout.
     private static <T> void complete(MonoSink<T> sink, Future<T> done) {
         if (done.isCancelled()) {
-            // Only this class cancels, once the sink is done with: nobody is left to tell.
+            // By spymemcached, which cancels what waits on a connection it lost or is sent to a server that is down.
+            sink.error(new FailedOperationException("cancelled: its connection was lost or its server is down"));
             return;
         }
         try {
-            sink.success(done.get());
+            T value = done.get();
+            Exception failure = value == null && done instanceof GetFuture<T> get ? failureOfEmpty(get.getStatus())
+                    : null;
+            if (failure != null) {
+                sink.error(failure);
+            }
+            else {
+                sink.success(value);
+            }
         }
         catch (ExecutionException ex) {
             sink.error(ex.getCause() != null ? ex.getCause() : ex);
@@ -116,5 +130,20 @@ public final class FutureBridge {
             Thread.currentThread().interrupt();
             sink.error(ex);
         }
+        catch (Throwable ex) {
+            // A CancellationException, or whatever else a future's get() may throw besides what it declares.
+            sink.error(ex);
+        }
+    }
+
+    // spymemcached ends a get that it merged into a multi-get as it ends a miss when the multi-get fails or is
+    // cancelled: with no value, and the get itself neither failed nor cancelled. Only the status tells them apart.
+    // memcached's miss is NOT_FOUND, or a success where the get shared a multi-get that found other keys (any
+    // multi-get, over the binary protocol).
+    private static @Nullable Exception failureOfEmpty(@Nullable OperationStatus status) {
+        if (status != null && (status.isSuccess() || status.getStatusCode() == StatusCode.ERR_NOT_FOUND)) {
+            return null;
+        }
+        return new FailedOperationException(status != null ? status.getMessage() : "no status");
     }
 }

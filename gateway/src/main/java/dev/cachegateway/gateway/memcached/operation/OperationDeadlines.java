@@ -46,7 +46,9 @@ public final class OperationDeadlines implements AutoCloseable {
     /**
      * Fails the operation through {@code onExpiry} once its deadline has passed on memcached's time: with a
      * {@link TimeoutException} when memcached had the whole timeout, with a {@link GatewayDelayException} when the
-     * gateway's own delays kept it waiting past the longest wait allowed. Never once memcached has answered.
+     * gateway's own delays kept it waiting past the longest wait allowed. Once memcached has answered, only as the
+     * gateway's delay, and only if the answer has not reached the caller a timeout past the longest wait: the one
+     * bound left on an operation whose completion is lost.
      */
     public Deadline arm(Progress progress, Consumer<Exception> onExpiry) {
         Deadline deadline = new Deadline(System.nanoTime(), progress, onExpiry);
@@ -86,13 +88,19 @@ public final class OperationDeadlines implements AutoCloseable {
                 return;
             }
             long now = System.nanoTime();
-            Verdict verdict = judge.judge(start, now, progress);
+            Verdict verdict;
+            try {
+                verdict = judge.judge(start, now, progress);
+            }
+            catch (RuntimeException unjudged) {
+                // The wheel drops a task that throws, and the operation would wait forever: a plain timeout, then.
+                onExpiry.accept((TimeoutException) new TimeoutException(message).initCause(unjudged));
+                return;
+            }
             switch (verdict.outcome()) {
                 case MEMCACHED_TIMEOUT -> onExpiry.accept(new TimeoutException(message));
                 case GATEWAY_DELAY -> onExpiry.accept(new GatewayDelayException((now - start) / 1_000_000));
-                case WAIT -> schedule(verdict.waitNanos());
-                case ANSWERED -> {
-                }
+                case WAIT, ANSWERED -> schedule(verdict.waitNanos());
             }
         }
 

@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 
 import dev.cachegateway.gateway.memcached.CachedItem;
 import dev.cachegateway.gateway.memcached.ReactiveMemcached;
@@ -73,6 +75,18 @@ class CompletionThreadsTests {
         Thread setOn = continuation(client.set("/plain", 60, ITEM)).block(Duration.ofSeconds(5));
 
         assertThat(setOn.getName()).startsWith("memcached-completion-");
+    }
+
+    @Test
+    void runsAContinuationOnTheThreadThatHasItOnceItsOwnThreadsAreShut() {
+        // As at shutdown, when operations still end after the threads: each has a request to finish or fail.
+        CompletionThreads shut = new CompletionThreads(Executors.newSingleThreadExecutor());
+        shut.close();
+        AtomicReference<Thread> ranOn = new AtomicReference<>();
+
+        shut.ofCaller().execute(() -> ranOn.set(Thread.currentThread()));
+
+        assertThat(ranOn).hasValue(Thread.currentThread());
     }
 
     private static Mono<Thread> continuation(Mono<?> operation) {

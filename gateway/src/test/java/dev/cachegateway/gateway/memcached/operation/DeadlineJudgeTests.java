@@ -92,6 +92,16 @@ class DeadlineJudgeTests {
     }
 
     @Test
+    void waitsForAnAnswerToReachItsCallerUntilATimeoutPastTheLongestWait() {
+        assertThat(judge.judge(start, start + 500 * MS, answered).waitNanos()).isEqualTo(600 * MS);
+    }
+
+    @Test
+    void givesUpAsTheGatewaysDelayOnAnAnswerThatNeverReachedItsCaller() {
+        assertThat(judge.judge(start, start + 1100 * MS, answered).outcome()).isEqualTo(Outcome.GATEWAY_DELAY);
+    }
+
+    @Test
     void countsAStallStillUnderWayWhenTheDeadlineFires() {
         long now = System.nanoTime();
 
