@@ -72,8 +72,8 @@ class MemcachedCacheConfiguration {
 
     @Bean
     WriteInvalidation writeInvalidation(ReactiveMemcached memcached, NearCache nearCache, InFlightRequests inFlight,
-            WriteFences fences) {
-        return new WriteInvalidation(memcached, nearCache, inFlight, fences);
+            WriteFences fences, ReplicaLocks replicas) {
+        return new WriteInvalidation(memcached, nearCache, inFlight, fences, replicas);
     }
 
     @Bean

@@ -8,6 +8,7 @@ import java.util.Set;
 import dev.cachegateway.gateway.cache.hit.NearCache;
 import dev.cachegateway.gateway.cache.key.CacheKeyTemplate;
 import dev.cachegateway.gateway.cache.miss.InFlightRequests;
+import dev.cachegateway.gateway.cache.miss.ReplicaLocks;
 import dev.cachegateway.gateway.cache.miss.WriteFences;
 import dev.cachegateway.gateway.logging.BurstLog;
 import dev.cachegateway.gateway.memcached.ReactiveMemcached;
@@ -49,12 +50,15 @@ public final class WriteInvalidation {
 
     private final WriteFences fences;
 
+    private final ReplicaLocks locks;
+
     public WriteInvalidation(ReactiveMemcached memcached, NearCache near, InFlightRequests inFlight,
-            WriteFences fences) {
+            WriteFences fences, ReplicaLocks locks) {
         this.memcached = memcached;
         this.near = near;
         this.inFlight = inFlight;
         this.fences = fences;
+        this.locks = locks;
     }
 
     /**
@@ -86,7 +90,12 @@ public final class WriteInvalidation {
             failures.warn("memcached failed to mark a write to " + key + "; a fetch from before it may store", failure);
             return Mono.just(false);
         });
-        return mark.then(memcached.delete(key)).onErrorResume(failure -> {
+        // A store that passed its last check before the mark said "storing" before that check: the write waits for
+        // it to end, then deletes what it stored. The lock goes last: a replica that waits on it then looks for an
+        // item that is gone, and claims the lock anew rather than waiting out a lock no fetch after the write holds.
+        Mono<Boolean> deleted = mark.then(locks.awaitStores(key)).then(memcached.delete(key))
+                .flatMap(found -> memcached.delete(key + ReplicaLocks.SUFFIX).onErrorReturn(false).thenReturn(found));
+        return deleted.onErrorResume(failure -> {
             failures.warn("memcached failed to delete " + key + " after a write; it expires on its own", failure);
             return Mono.just(false);
         });

@@ -43,6 +43,16 @@ public final class BackendFallback {
         default void stored() {
         }
 
+        /** The answer is about to be stored: done before the store's last check for a write ({@link WriteFences}). */
+        default Mono<Void> storing() {
+            return Mono.empty();
+        }
+
+        /** The shared answer will not get to memcached, since a write came after the backend was asked. */
+        default void overtaken() {
+            stored();
+        }
+
         /** Nothing to share; safe to call more than once, and after the others. */
         default void release() {
         }
@@ -104,7 +114,7 @@ public final class BackendFallback {
                         CapturedResponse captured = format.capture(answer, requestHeaders);
                         // Shared first: a store that fails at once ends the lead, and must find the answer given.
                         waiters.share(captured);
-                        store.store(key, captured, decision, fence, waiters::stored);
+                        store.store(key, captured, decision, fence, waiters);
                     }
 
                     @Override

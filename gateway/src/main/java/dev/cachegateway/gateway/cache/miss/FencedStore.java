@@ -7,6 +7,7 @@ import dev.cachegateway.gateway.cache.format.HttpFormat;
 import dev.cachegateway.gateway.cache.format.ItemFormat;
 import dev.cachegateway.gateway.cache.format.Variants;
 import dev.cachegateway.gateway.cache.hit.NearCache;
+import dev.cachegateway.gateway.cache.miss.BackendFallback.Waiters;
 import dev.cachegateway.gateway.cache.miss.WriteFences.Fence;
 import dev.cachegateway.gateway.cache.outcome.CacheMetrics;
 import dev.cachegateway.gateway.cache.outcome.CacheMetrics.Drop;
@@ -48,16 +49,20 @@ final class FencedStore {
         this.metrics = metrics;
     }
 
-    /** Stores {@code captured} as {@code decision} says, unless a write overtook it; then runs {@code whenDone}. */
-    void store(String key, CapturedResponse captured, StoreDecision decision, Fence fence, Runnable whenDone) {
-        fences.allowsStore(fence).subscribe(allowed -> {
+    /**
+     * Stores {@code captured} as {@code decision} says and tells {@code waiters} once the store has ended, or that a
+     * write overtook the fetch. The waiters say "storing" first, where they hold the key's lock: a write that reads
+     * that waits for the store to end before it deletes the item again ({@link ReplicaLocks#awaitStores}).
+     */
+    void store(String key, CapturedResponse captured, StoreDecision decision, Fence fence, Waiters waiters) {
+        waiters.storing().then(fences.allowsStore(fence)).subscribe(allowed -> {
             if (!allowed) {
                 metrics.dropped(Drop.OVERTAKEN);
-                whenDone.run();
+                waiters.overtaken();
                 return;
             }
             Consumer<List<String>> written = keys -> {
-                whenDone.run();
+                waiters.stored();
                 recheck(fence, keys);
             };
             if (Variants.varies(captured.headers()) && format instanceof HttpFormat) {

@@ -160,10 +160,25 @@ public final class InFlightRequests {
          * those whose lookup was sent before now follow, for the {@link #GRACE}.
          */
         void end() {
+            end(key);
+        }
+
+        /**
+         * The same, for a lead under the key of one variant ({@code Variants.flightKey}): a request whose lookup of
+         * {@code primary} missed just before the store landed enters under that key, so the ended lead stands there
+         * too, unless another lead is in flight there.
+         */
+        void end(String primary) {
             if (flight.endedAt().compareAndSet(Flight.RUNNING, System.nanoTime())) {
                 flight.answer().tryEmitEmpty();
                 flight.fence().tryEmitEmpty();
-                Mono.delay(GRACE).subscribe(tick -> leaders.remove(key, flight));
+                if (!primary.equals(key)) {
+                    leaders.compute(primary, (any, current) -> current == null || current.ended() ? flight : current);
+                }
+                Mono.delay(GRACE).subscribe(tick -> {
+                    leaders.remove(key, flight);
+                    leaders.remove(primary, flight);
+                });
             }
         }
     }

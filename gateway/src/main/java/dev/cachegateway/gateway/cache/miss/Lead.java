@@ -5,6 +5,7 @@ import dev.cachegateway.gateway.cache.miss.BackendFallback.Waiters;
 import dev.cachegateway.gateway.cache.miss.InFlightRequests.Ticket;
 import dev.cachegateway.gateway.cache.miss.ReplicaLocks.Claim;
 import dev.cachegateway.gateway.cache.response.CapturedResponse;
+import reactor.core.publisher.Mono;
 
 /**
  * A leading miss: its followers in this gateway, and its lock among the replicas. A shared answer keeps both until
@@ -18,10 +19,19 @@ final class Lead implements Waiters {
 
     private final ReplicaLocks replicas;
 
-    Lead(Ticket ticket, Claim claim, ReplicaLocks replicas) {
+    // The key of the item the lead stores, which its ticket's key is, or holds as the key of one variant.
+    private final String key;
+
+    Lead(Ticket ticket, Claim claim, ReplicaLocks replicas, String key) {
         this.ticket = ticket;
         this.claim = claim;
         this.replicas = replicas;
+        this.key = key;
+    }
+
+    /** The same lead with another claim of the lock, taken after its first one came to nothing. */
+    Lead with(Claim again) {
+        return new Lead(ticket, again, replicas, key);
     }
 
     /** Whether another replica holds the lock. */
@@ -46,13 +56,25 @@ final class Lead implements Waiters {
     // that needs another variant would then ask the backend without a lock. So the lock of a varying answer goes.
     @Override
     public void stored() {
-        ticket.end();
+        ticket.end(key);
         if (varies) {
             replicas.release(claim);
         }
         else {
             replicas.stored(claim);
         }
+    }
+
+    @Override
+    public Mono<Void> storing() {
+        return replicas.storing(claim);
+    }
+
+    // Nothing was stored: the lock goes, and the write that waits for it to stop saying "storing" goes on.
+    @Override
+    public void overtaken() {
+        ticket.end(key);
+        replicas.release(claim);
     }
 
     @Override

@@ -116,14 +116,16 @@ public final class MissCoalescing {
         return Mono.zip(replicas.claim(key), fences.take(key))
                 .flatMap(taken -> {
                     ticket.fenced(taken.getT2());
-                    return lead(exchange, chain, key, outcome, new Lead(ticket, taken.getT1(), replicas),
-                            taken.getT2(), recheck);
+                    return lead(exchange, chain, key, outcome, new Lead(ticket, taken.getT1(), replicas, key),
+                            taken.getT2(), recheck, true);
                 })
                 .doFinally(signal -> ticket.release());
     }
 
+    // claimAgain: whether a replica that waited for another's item, and found none, claims the lock once more before
+    // it asks the backend, so that the replicas that waited with it wait for it rather than all asking at once.
     private Mono<Void> lead(ServerWebExchange exchange, GatewayFilterChain chain, String key, CacheOutcome outcome,
-            Lead lead, Fence fence, boolean recheck) {
+            Lead lead, Fence fence, boolean recheck, boolean claimAgain) {
         if (!lead.waitsForAnotherReplica() && !lead.followsAStore() && !recheck) {
             return backend.fetch(exchange, chain, key, outcome, lead, fence);
         }
@@ -132,10 +134,13 @@ public final class MissCoalescing {
         // Decided before writing: a written answer is an empty Mono too, and must not trigger a fetch.
         return landed.map(Optional::of).defaultIfEmpty(Optional.empty()).flatMap(item -> {
             if (item.isEmpty()) {
-                if (lead.waitsForAnotherReplica()) {
-                    outcome.collapseFailed();
+                if (!lead.waitsForAnotherReplica()) {
+                    return backend.fetch(exchange, chain, key, outcome, lead, fence);
                 }
-                return backend.fetch(exchange, chain, key, outcome, lead, fence);
+                outcome.collapseFailed();
+                return claimAgain ? replicas.claim(key).flatMap(again -> lead(exchange, chain, key, outcome,
+                        lead.with(again), fence, recheck, false))
+                        : backend.fetch(exchange, chain, key, outcome, lead, fence);
             }
             // Another replica stored it already.
             Optional<DecodedItem> stored = format.decode(item.get());

@@ -4,7 +4,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.function.Supplier;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 import dev.cachegateway.gateway.cache.policy.ItemAge;
 import dev.cachegateway.gateway.memcached.CachedItem;
@@ -30,14 +29,10 @@ public final class ReplicaLocks {
      */
     public static final String SUFFIX = "%lock";
 
-    private static final CachedItem LOCK = new CachedItem("locked".getBytes(StandardCharsets.US_ASCII), 0);
+    private static final byte[] STORED_WORD = HeldLock.STORED.getBytes(StandardCharsets.US_ASCII);
 
-    private static final byte[] STORED_WORD = "stored".getBytes(StandardCharsets.US_ASCII);
-
-    private static final CachedItem STORED = new CachedItem(STORED_WORD, 0);
-
-    // Memcached's clock ticks in whole seconds: 2 keeps the word for more than one.
-    private static final int STORED_SECONDS = 2;
+    // How often a write looks whether a store it may have to undo has ended.
+    private static final Duration STORE_POLL = Duration.ofMillis(5);
 
     private final ReactiveMemcached memcached;
 
@@ -64,8 +59,9 @@ public final class ReplicaLocks {
         if (!enabled || !MemcachedLimits.fitsKeyLength(lockKey)) {
             return Mono.just(Claim.NONE);
         }
-        return memcached.add(lockKey, ttlSeconds, LOCK)
-                .flatMap(added -> added ? Mono.<Claim>just(new Held(lockKey)) : memcached.get(lockKey)
+        HeldLock mine = new HeldLock(memcached, lockKey, ttlSeconds);
+        return memcached.add(lockKey, ttlSeconds, mine.locked())
+                .flatMap(added -> added ? Mono.<Claim>just(mine) : memcached.get(lockKey)
                         .map(lock -> Arrays.equals(lock.value(), STORED_WORD) ? Claim.STORED : Claim.TAKEN)
                         .defaultIfEmpty(Claim.TAKEN))
                 .onErrorReturn(Claim.NONE);
@@ -110,7 +106,7 @@ public final class ReplicaLocks {
     }
 
     /** A replica's hold on a key's lock, or the lack of one. */
-    public sealed interface Claim {
+    public sealed interface Claim permits Unheld, HeldLock {
 
         /** No lock: locks are off, the key is too long for one, or memcached failed. */
         Claim NONE = Unheld.NONE;
@@ -132,33 +128,50 @@ public final class ReplicaLocks {
         NONE, TAKEN, STORED
     }
 
-    /** This replica's lock, given back once. */
-    static final class Held implements Claim {
-
-        private final String lockKey;
-
-        private final AtomicBoolean released = new AtomicBoolean();
-
-        Held(String lockKey) {
-            this.lockKey = lockKey;
-        }
-    }
-
     /**
      * Gives a held lock back once its answer is stored, or known not to be: it says "stored" for a short while, so
      * that a replica that claims it just after the store lands waits for the item, and finds it at once, rather
      * than leading again. A failed write leaves the lock to expire, as a failed {@link #release} does.
      */
     public void stored(Claim claim) {
-        if (claim instanceof Held held && held.released.compareAndSet(false, true)) {
-            memcached.set(held.lockKey, STORED_SECONDS, STORED).subscribe(set -> { }, failure -> { });
+        if (claim instanceof HeldLock held) {
+            held.stored();
         }
+    }
+
+    /**
+     * Says in a held lock that its answer is being stored, before the store's last check for a write. A write
+     * that finds the word waits for the store to end ({@link #awaitStores}); one that does not find it marked its
+     * write before that check, which then keeps the answer out. Nothing for a lock not held.
+     */
+    public Mono<Void> storing(Claim claim) {
+        return claim instanceof HeldLock held ? held.storing() : Mono.empty();
+    }
+
+    /**
+     * For a write, after its mark and before its delete: completes once no replica says "storing" in the lock of
+     * {@code key}, within the lock timeout; true if one did. A store that ends after the write's mark has its last
+     * check after the mark, and stores nothing.
+     */
+    public Mono<Boolean> awaitStores(String key) {
+        String lockKey = key + SUFFIX;
+        if (!enabled || !MemcachedLimits.fitsKeyLength(lockKey)) {
+            return Mono.just(false);
+        }
+        Mono<Boolean> storing = memcached.get(lockKey)
+                .map(lock -> new String(lock.value(), StandardCharsets.US_ASCII).startsWith(HeldLock.STORING))
+                .defaultIfEmpty(false).onErrorReturn(false);
+        return storing.flatMap(first -> !first ? Mono.just(false) : storing
+                .filter(still -> !still)
+                .repeatWhenEmpty(rounds -> rounds.concatMap(n -> Mono.delay(STORE_POLL)))
+                .timeout(lockTimeout, Mono.just(false))
+                .thenReturn(true));
     }
 
     /** Gives a held lock back, once; a failed delete only leaves it to expire, so nobody waits for its answer. */
     public void release(Claim claim) {
-        if (claim instanceof Held held && held.released.compareAndSet(false, true)) {
-            memcached.deleteQuietly(held.lockKey);
+        if (claim instanceof HeldLock held) {
+            held.release();
         }
     }
 

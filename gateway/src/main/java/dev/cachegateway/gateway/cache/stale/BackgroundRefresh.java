@@ -89,6 +89,11 @@ public final class BackgroundRefresh {
         }
 
         @Override
+        public Mono<Void> storing() {
+            return replicas.storing(claim);
+        }
+
+        @Override
         public void stored() {
             replicas.release(claim);
         }

@@ -133,6 +133,35 @@ class ReplicaLocksTests {
                 .verify(Duration.ofMillis(1000));
     }
 
+    @Test
+    void givesBackOnlyItsOwnLockWhenAWriteLetAnotherReplicaTakeIt() throws Exception {
+        Claim before = locks.claim("/a").block(Duration.ofSeconds(5));
+        // As a write does: it deletes the lock, and a miss after it takes the next one.
+        raw.delete("/a" + ReplicaLocks.SUFFIX);
+        Claim after = locks.claim("/a").block(Duration.ofSeconds(5));
+        String theirs = lockValue("/a");
+
+        locks.release(before);
+        locks.stored(before);
+        StepVerifier.create(locks.storing(before)).verifyComplete();
+
+        assertThat(after).isInstanceOf(HeldLock.class);
+        await().during(Duration.ofMillis(200)).atMost(Duration.ofSeconds(5))
+                .until(() -> theirs.equals(lockValue("/a")));
+    }
+
+    @Test
+    void letsAWriteWaitForAStoreUnderWayAndNotForAFetch() throws Exception {
+        Claim mine = locks.claim("/a").block(Duration.ofSeconds(5));
+
+        StepVerifier.create(locks.awaitStores("/a")).expectNext(false).verifyComplete();
+        locks.storing(mine).block(Duration.ofSeconds(5));
+        StepVerifier.create(locks.awaitStores("/a"))
+                .then(() -> locks.stored(mine))
+                .expectNext(true)
+                .verifyComplete();
+    }
+
     private String lockValue(String key) throws Exception {
         MemcachedTextClient.Item lock = raw.get(key + ReplicaLocks.SUFFIX);
         return lock == null ? null : new String(lock.value(), StandardCharsets.US_ASCII);
