@@ -126,6 +126,6 @@ class ReplicaCoalescingTests {
     }
 
     private static ConfigurableApplicationContext gateway() {
-        return GatewayReplicas.start(memcached, backend, "--memcached.cache.lock-timeout=2s");
+        return GatewayReplicas.start(memcached, backend.uri(), "--memcached.cache.lock-timeout=2s");
     }
 }

@@ -16,11 +16,11 @@ public final class GatewayReplicas {
     private GatewayReplicas() {
     }
 
-    /** A gateway on random ports in front of {@code memcached} and {@code backend}, with more settings if given. */
-    public static ConfigurableApplicationContext start(GenericContainer<?> memcached, RecordingBackend backend,
+    /** A gateway on random ports in front of {@code memcached} and a backend, with more settings if given. */
+    public static ConfigurableApplicationContext start(GenericContainer<?> memcached, String backendUri,
             String... settings) {
         List<String> args = new ArrayList<>(List.of("--server.port=0", "--management.server.port=0",
-                "--comments-service.uri=" + backend.uri(), "--memcached.servers=" + MemcachedContainer.address(memcached),
+                "--comments-service.uri=" + backendUri, "--memcached.servers=" + MemcachedContainer.address(memcached),
                 "--memcached.operation-timeout=500ms"));
         args.addAll(List.of(settings));
         return new SpringApplicationBuilder(GatewayApplication.class).run(args.toArray(String[]::new));

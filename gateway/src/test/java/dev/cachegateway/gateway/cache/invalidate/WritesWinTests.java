@@ -59,8 +59,8 @@ class WritesWinTests {
 
     @BeforeAll
     static void startTwoGateways() {
-        first = GatewayReplicas.start(memcached, backend, "--memcached.cache.lock-timeout=3s");
-        second = GatewayReplicas.start(memcached, backend, "--memcached.cache.lock-timeout=3s");
+        first = GatewayReplicas.start(memcached, backend.uri(), "--memcached.cache.lock-timeout=3s");
+        second = GatewayReplicas.start(memcached, backend.uri(), "--memcached.cache.lock-timeout=3s");
     }
 
     @AfterAll
