@@ -7,6 +7,7 @@ import dev.cachegateway.gateway.cache.hit.NearCache;
 import dev.cachegateway.gateway.cache.invalidate.WriteInvalidation;
 import dev.cachegateway.gateway.cache.miss.InFlightRequests;
 import dev.cachegateway.gateway.cache.miss.ReplicaLocks;
+import dev.cachegateway.gateway.cache.miss.StoresUnderWay;
 import dev.cachegateway.gateway.cache.miss.WriteFences;
 import dev.cachegateway.gateway.cache.miss.ResponseStore;
 import dev.cachegateway.gateway.cache.outcome.CacheMetrics;
@@ -72,8 +73,9 @@ class MemcachedCacheConfiguration {
 
     @Bean
     WriteInvalidation writeInvalidation(ReactiveMemcached memcached, NearCache nearCache, InFlightRequests inFlight,
-            WriteFences fences, ReplicaLocks replicas) {
-        return new WriteInvalidation(memcached, nearCache, inFlight, fences, replicas);
+            WriteFences fences, MemcachedCacheProperties defaults) {
+        return new WriteInvalidation(memcached, nearCache, inFlight, fences,
+                new StoresUnderWay(memcached, defaults.getLockTimeout(), defaults.isReplicaLock()));
     }
 
     @Bean

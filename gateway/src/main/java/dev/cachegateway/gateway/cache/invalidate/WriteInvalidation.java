@@ -9,6 +9,7 @@ import dev.cachegateway.gateway.cache.hit.NearCache;
 import dev.cachegateway.gateway.cache.key.CacheKeyTemplate;
 import dev.cachegateway.gateway.cache.miss.InFlightRequests;
 import dev.cachegateway.gateway.cache.miss.ReplicaLocks;
+import dev.cachegateway.gateway.cache.miss.StoresUnderWay;
 import dev.cachegateway.gateway.cache.miss.WriteFences;
 import dev.cachegateway.gateway.logging.BurstLog;
 import dev.cachegateway.gateway.memcached.ReactiveMemcached;
@@ -50,15 +51,15 @@ public final class WriteInvalidation {
 
     private final WriteFences fences;
 
-    private final ReplicaLocks locks;
+    private final StoresUnderWay stores;
 
     public WriteInvalidation(ReactiveMemcached memcached, NearCache near, InFlightRequests inFlight,
-            WriteFences fences, ReplicaLocks locks) {
+            WriteFences fences, StoresUnderWay stores) {
         this.memcached = memcached;
         this.near = near;
         this.inFlight = inFlight;
         this.fences = fences;
-        this.locks = locks;
+        this.stores = stores;
     }
 
     /**
@@ -93,7 +94,7 @@ public final class WriteInvalidation {
         // A store that passed its last check before the mark said "storing" before that check: the write waits for
         // it to end, then deletes what it stored. The lock goes last: a replica that waits on it then looks for an
         // item that is gone, and claims the lock anew rather than waiting out a lock no fetch after the write holds.
-        Mono<Boolean> deleted = mark.then(locks.awaitStores(key)).then(memcached.delete(key))
+        Mono<Boolean> deleted = mark.then(stores.await(key)).then(memcached.delete(key))
                 .flatMap(found -> memcached.delete(key + ReplicaLocks.SUFFIX).onErrorReturn(false).thenReturn(found));
         return deleted.onErrorResume(failure -> {
             failures.warn("memcached failed to delete " + key + " after a write; it expires on its own", failure);

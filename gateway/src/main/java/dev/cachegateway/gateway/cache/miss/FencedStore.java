@@ -52,7 +52,7 @@ final class FencedStore {
     /**
      * Stores {@code captured} as {@code decision} says and tells {@code waiters} once the store has ended, or that a
      * write overtook the fetch. The waiters say "storing" first, where they hold the key's lock: a write that reads
-     * that waits for the store to end before it deletes the item again ({@link ReplicaLocks#awaitStores}).
+     * that waits for the store to end before it deletes the item again ({@link StoresUnderWay}).
      */
     void store(String key, CapturedResponse captured, StoreDecision decision, Fence fence, Waiters waiters) {
         waiters.storing().then(fences.allowsStore(fence)).subscribe(allowed -> {

@@ -44,7 +44,7 @@ final class HeldLock implements Claim {
         return item("locked " + token);
     }
 
-    /** Says the answer is being stored, where the lock is still this one; see {@link ReplicaLocks#awaitStores}. */
+    /** Says the answer is being stored, where the lock is still this one; see {@link StoresUnderWay}. */
     Mono<Void> storing() {
         return released.get() ? Mono.empty()
                 : ifOwn(memcached.set(lockKey, ttlSeconds, item(STORING + " " + token))).then();

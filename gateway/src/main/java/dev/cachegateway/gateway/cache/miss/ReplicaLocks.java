@@ -31,9 +31,6 @@ public final class ReplicaLocks {
 
     private static final byte[] STORED_WORD = HeldLock.STORED.getBytes(StandardCharsets.US_ASCII);
 
-    // How often a write looks whether a store it may have to undo has ended.
-    private static final Duration STORE_POLL = Duration.ofMillis(5);
-
     private final ReactiveMemcached memcached;
 
     private final Duration lockTimeout;
@@ -141,31 +138,11 @@ public final class ReplicaLocks {
 
     /**
      * Says in a held lock that its answer is being stored, before the store's last check for a write. A write
-     * that finds the word waits for the store to end ({@link #awaitStores}); one that does not find it marked its
+     * that finds the word waits for the store to end ({@link StoresUnderWay}); one that does not find it marked its
      * write before that check, which then keeps the answer out. Nothing for a lock not held.
      */
     public Mono<Void> storing(Claim claim) {
         return claim instanceof HeldLock held ? held.storing() : Mono.empty();
-    }
-
-    /**
-     * For a write, after its mark and before its delete: completes once no replica says "storing" in the lock of
-     * {@code key}, within the lock timeout; true if one did. A store that ends after the write's mark has its last
-     * check after the mark, and stores nothing.
-     */
-    public Mono<Boolean> awaitStores(String key) {
-        String lockKey = key + SUFFIX;
-        if (!enabled || !MemcachedLimits.fitsKeyLength(lockKey)) {
-            return Mono.just(false);
-        }
-        Mono<Boolean> storing = memcached.get(lockKey)
-                .map(lock -> new String(lock.value(), StandardCharsets.US_ASCII).startsWith(HeldLock.STORING))
-                .defaultIfEmpty(false).onErrorReturn(false);
-        return storing.flatMap(first -> !first ? Mono.just(false) : storing
-                .filter(still -> !still)
-                .repeatWhenEmpty(rounds -> rounds.concatMap(n -> Mono.delay(STORE_POLL)))
-                .timeout(lockTimeout, Mono.just(false))
-                .thenReturn(true));
     }
 
     /** Gives a held lock back, once; a failed delete only leaves it to expire, so nobody waits for its answer. */

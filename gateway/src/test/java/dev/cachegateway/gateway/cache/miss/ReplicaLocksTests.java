@@ -154,9 +154,11 @@ class ReplicaLocksTests {
     void letsAWriteWaitForAStoreUnderWayAndNotForAFetch() throws Exception {
         Claim mine = locks.claim("/a").block(Duration.ofSeconds(5));
 
-        StepVerifier.create(locks.awaitStores("/a")).expectNext(false).verifyComplete();
+        StoresUnderWay stores = new StoresUnderWay(client, Duration.ofMillis(1500), true);
+
+        StepVerifier.create(stores.await("/a")).expectNext(false).verifyComplete();
         locks.storing(mine).block(Duration.ofSeconds(5));
-        StepVerifier.create(locks.awaitStores("/a"))
+        StepVerifier.create(stores.await("/a"))
                 .then(() -> locks.stored(mine))
                 .expectNext(true)
                 .verifyComplete();
