@@ -9,18 +9,14 @@ import java.util.List;
 import dev.cachegateway.gateway.cache.miss.ReplicaLocks;
 import dev.cachegateway.gateway.support.CacheStatusMember;
 import dev.cachegateway.gateway.support.ConcurrentGets;
+import dev.cachegateway.gateway.support.GatewayPair;
 import dev.cachegateway.gateway.support.GatewayReplicas;
 import dev.cachegateway.gateway.support.MemcachedContainer;
 import dev.cachegateway.gateway.support.MemcachedTextClient;
 import dev.cachegateway.gateway.support.RecordingBackend;
 import dev.cachegateway.gateway.support.RecordingBackend.Reply;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.testcontainers.containers.GenericContainer;
-import org.testcontainers.junit.jupiter.Container;
-import org.testcontainers.junit.jupiter.Testcontainers;
 import reactor.core.publisher.Mono;
 
 import org.springframework.context.ConfigurableApplicationContext;
@@ -30,41 +26,23 @@ import org.springframework.http.ResponseEntity;
  * Two gateways in front of one memcached: a cold key reaches the backend once for both, through a lock item in
  * memcached, and a lock left by a gateway that died holds requests up no longer than the lock timeout.
  */
-@Testcontainers
 class ReplicaCoalescingTests {
 
     static final int CONCURRENT = 50;
 
-    @Container
-    static final GenericContainer<?> memcached = MemcachedContainer.create();
+    static final GatewayPair pair = GatewayPair.shared();
 
-    static final RecordingBackend backend = RecordingBackend.startQuietly();
+    static final RecordingBackend backend = pair.backend();
 
-    static ConfigurableApplicationContext first;
+    static final ConfigurableApplicationContext first = pair.first();
 
-    static ConfigurableApplicationContext second;
+    static final ConfigurableApplicationContext second = pair.second();
 
     static final ConcurrentGets gets = new ConcurrentGets();
 
-    @BeforeAll
-    static void startTwoGateways() {
-        first = gateway();
-        second = gateway();
-    }
-
-    @AfterAll
-    static void stopGateways() {
-        first.close();
-        second.close();
-        backend.close();
-    }
-
     @BeforeEach
     void emptyCacheAndBackend() throws Exception {
-        try (MemcachedTextClient raw = MemcachedContainer.textClient(memcached)) {
-            raw.flushAll();
-        }
-        backend.reset();
+        pair.reset();
     }
 
     @Test
@@ -103,7 +81,7 @@ class ReplicaCoalescingTests {
     @Test
     void asksTheBackendOnceTheLockTimeoutPassesWhenTheLockHolderDied() throws Exception {
         String path = "/api/v1/comments/2";
-        try (MemcachedTextClient raw = MemcachedContainer.textClient(memcached)) {
+        try (MemcachedTextClient raw = MemcachedContainer.textClient(pair.memcached())) {
             // As a gateway would leave it had it died after taking the lock.
             raw.set(path + ReplicaLocks.SUFFIX, 0, 60, "locked".getBytes());
         }
@@ -123,9 +101,5 @@ class ReplicaCoalescingTests {
 
     private static String uri(ConfigurableApplicationContext gateway, String path) {
         return GatewayReplicas.uri(gateway, path);
-    }
-
-    private static ConfigurableApplicationContext gateway() {
-        return GatewayReplicas.start(memcached, backend.uri(), "--memcached.cache.lock-timeout=2s");
     }
 }

@@ -15,19 +15,15 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.cachegateway.gateway.cache.miss.ReplicaLocks;
 import dev.cachegateway.gateway.support.ConcurrentGets;
+import dev.cachegateway.gateway.support.GatewayPair;
 import dev.cachegateway.gateway.support.GatewayReplicas;
 import dev.cachegateway.gateway.support.MemcachedContainer;
 import dev.cachegateway.gateway.support.MemcachedTextClient;
 import dev.cachegateway.gateway.support.RecordingBackend;
 import dev.cachegateway.gateway.support.RecordingBackend.Reply;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.testcontainers.containers.GenericContainer;
-import org.testcontainers.junit.jupiter.Container;
-import org.testcontainers.junit.jupiter.Testcontainers;
 
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.http.ResponseEntity;
@@ -38,44 +34,26 @@ import org.springframework.http.ResponseEntity;
  * write, and no request that arrives after the write's answer joins it. The GET always goes through the first
  * gateway, the write through the first or the second.
  */
-@Testcontainers
 class WritesWinTests {
 
-    @Container
-    static final GenericContainer<?> memcached = MemcachedContainer.create();
+    static final GatewayPair pair = GatewayPair.shared();
 
-    static final RecordingBackend backend = RecordingBackend.startQuietly();
+    static final RecordingBackend backend = pair.backend();
+
+    static final ConfigurableApplicationContext first = pair.first();
+
+    static final ConfigurableApplicationContext second = pair.second();
 
     static final ConcurrentGets gets = new ConcurrentGets();
 
     static final HttpClient writer = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
-    static ConfigurableApplicationContext first;
-
-    static ConfigurableApplicationContext second;
-
     // The resource's version: a write bumps it, and every answer the backend makes carries the one it read.
     final AtomicInteger version = new AtomicInteger(1);
 
-    @BeforeAll
-    static void startTwoGateways() {
-        first = GatewayReplicas.start(memcached, backend.uri(), "--memcached.cache.lock-timeout=3s");
-        second = GatewayReplicas.start(memcached, backend.uri(), "--memcached.cache.lock-timeout=3s");
-    }
-
-    @AfterAll
-    static void stopGateways() {
-        first.close();
-        second.close();
-        backend.close();
-    }
-
     @BeforeEach
     void emptyCacheAndBackend() throws Exception {
-        try (MemcachedTextClient raw = MemcachedContainer.textClient(memcached)) {
-            raw.flushAll();
-        }
-        backend.reset();
+        pair.reset();
     }
 
     @ParameterizedTest(name = "write through the {0} gateway")
@@ -130,14 +108,14 @@ class WritesWinTests {
     // A lead lets its lock go once its store has ended, whatever became of the store.
     private static void awaitLeadEnded(String path) {
         await().atMost(Duration.ofSeconds(10)).until(() -> {
-            try (MemcachedTextClient raw = MemcachedContainer.textClient(memcached)) {
+            try (MemcachedTextClient raw = MemcachedContainer.textClient(pair.memcached())) {
                 return raw.get(path + ReplicaLocks.SUFFIX) == null;
             }
         });
     }
 
     private static String storedBody(String path) throws Exception {
-        try (MemcachedTextClient raw = MemcachedContainer.textClient(memcached)) {
+        try (MemcachedTextClient raw = MemcachedContainer.textClient(pair.memcached())) {
             MemcachedTextClient.Item item = raw.get(path);
             return item == null ? "" : new String(item.value(), StandardCharsets.UTF_8);
         }
