@@ -112,14 +112,15 @@ public final class MissCoalescing {
                     () -> miss(exchange, chain, key, flightKey, outcome, recheck, lookedUpAt),
                     variant -> miss(exchange, chain, key, variant, outcome, recheck, lookedUpAt)));
         }
-        // The fence is taken before the backend is asked, so that a write after it keeps its answer out.
-        return Mono.zip(replicas.claim(key), fences.take(key))
+        // The fence is taken before the backend is asked, so that a write after it keeps its answer out. A lead
+        // goes on if its client leaves: its followers and the next request for the key want its answer.
+        return OutlivesClient.of(Mono.zip(replicas.claim(key), fences.take(key))
                 .flatMap(taken -> {
                     ticket.fenced(taken.getT2());
                     return lead(exchange, chain, key, outcome, new Lead(ticket, taken.getT1(), replicas, key),
                             taken.getT2(), recheck, true);
                 })
-                .doFinally(signal -> ticket.release());
+                .doFinally(signal -> ticket.release()));
     }
 
     // claimAgain: whether a replica that waited for another's item, and found none, claims the lock once more before

@@ -1,5 +1,6 @@
 package dev.cachegateway.gateway.cache.miss;
 
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
 import dev.cachegateway.gateway.cache.outcome.CacheOutcome;
@@ -48,7 +49,7 @@ public final class StoringResponse extends ServerHttpResponseDecorator {
 
     private final Capture capture;
 
-    private volatile @Nullable CapturedResponse whole;
+    private final AtomicReference<@Nullable CapturedResponse> whole = new AtomicReference<>();
 
     private volatile boolean overflowed;
 
@@ -76,15 +77,25 @@ public final class StoringResponse extends ServerHttpResponseDecorator {
                 .bufferUntil(buffer -> copy.gaveUp() && overflowed())
                 .flatMapIterable(buffers -> buffers)
                 .doOnDiscard(DataBuffer.class, DataBufferUtils::release);
-        return super.writeWith(held).doOnSuccess(written -> {
-            CapturedResponse answer = whole;
-            if (answer != null) {
-                capture.captured(answer, decision);
-            }
-            else {
-                capture.skipped(Skip.TOO_LARGE);
-            }
-        });
+        return super.writeWith(held)
+                .doOnSuccess(written -> {
+                    if (!captured(decision)) {
+                        capture.skipped(Skip.TOO_LARGE);
+                    }
+                })
+                // A client that left before its answer was written still leaves the whole answer to store.
+                .doOnError(failed -> captured(decision))
+                .doOnCancel(() -> captured(decision));
+    }
+
+    // Once at most: the whole answer, if it was all read, is handed on.
+    private boolean captured(StoreDecision decision) {
+        CapturedResponse answer = whole.getAndSet(null);
+        if (answer == null) {
+            return false;
+        }
+        capture.captured(answer, decision);
+        return true;
     }
 
     @Override
@@ -105,7 +116,7 @@ public final class StoringResponse extends ServerHttpResponseDecorator {
             getHeaders().setETag(EntityTags.of(bytes));
         }
         outcome.stored();
-        whole = new CapturedResponse(status(), shareableHeaders(), bytes);
+        whole.set(new CapturedResponse(status(), shareableHeaders(), bytes));
     }
 
     // A response whose status nobody set goes out as 200.
