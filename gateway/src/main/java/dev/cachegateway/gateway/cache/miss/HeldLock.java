@@ -1,6 +1,5 @@
 package dev.cachegateway.gateway.cache.miss;
 
-import java.nio.charset.StandardCharsets;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -15,10 +14,6 @@ import reactor.core.publisher.Mono;
  * hold the next one by the time this one's fetch ends.
  */
 final class HeldLock implements Claim {
-
-    static final String STORING = "storing";
-
-    static final String STORED = "stored";
 
     // Memcached's clock ticks in whole seconds: 2 keeps the word for more than one.
     private static final int STORED_SECONDS = 2;
@@ -41,19 +36,19 @@ final class HeldLock implements Claim {
 
     /** The item that takes the lock. */
     CachedItem locked() {
-        return item("locked " + token);
+        return LockWord.locked(token).item();
     }
 
     /** Says the answer is being stored, where the lock is still this one; see {@link StoresUnderWay}. */
     Mono<Void> storing() {
         return released.get() ? Mono.empty()
-                : ifOwn(memcached.set(lockKey, ttlSeconds, item(STORING + " " + token))).then();
+                : ifOwn(memcached.set(lockKey, ttlSeconds, LockWord.storing(token).item())).then();
     }
 
     /** Says the answer is stored, for a moment, where the lock is still this one; once. */
     void stored() {
         if (released.compareAndSet(false, true)) {
-            ifOwn(memcached.set(lockKey, STORED_SECONDS, item(STORED))).subscribe(set -> { }, failure -> { });
+            ifOwn(memcached.set(lockKey, STORED_SECONDS, LockWord.stored().item())).subscribe(set -> { }, failure -> { });
         }
     }
 
@@ -68,12 +63,8 @@ final class HeldLock implements Claim {
     // in between, a far narrower window than a whole fetch.
     private Mono<Boolean> ifOwn(Mono<Boolean> change) {
         return memcached.get(lockKey)
-                .filter(lock -> new String(lock.value(), StandardCharsets.US_ASCII).endsWith(" " + token))
+                .filter(lock -> LockWord.of(lock).heldBy(token))
                 .flatMap(own -> change)
                 .onErrorReturn(false);
-    }
-
-    private static CachedItem item(String word) {
-        return new CachedItem(word.getBytes(StandardCharsets.US_ASCII), 0);
     }
 }

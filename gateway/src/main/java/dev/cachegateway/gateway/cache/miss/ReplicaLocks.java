@@ -1,14 +1,10 @@
 package dev.cachegateway.gateway.cache.miss;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.function.Supplier;
 
-import dev.cachegateway.gateway.cache.policy.ItemAge;
 import dev.cachegateway.gateway.memcached.CachedItem;
 import dev.cachegateway.gateway.memcached.MemcachedLimits;
-import dev.cachegateway.gateway.memcached.MetaItem;
 import dev.cachegateway.gateway.memcached.ReactiveMemcached;
 import reactor.core.publisher.Mono;
 
@@ -28,8 +24,6 @@ public final class ReplicaLocks {
      * ends like this, and a lock is never served as a page.
      */
     public static final String SUFFIX = "%lock";
-
-    private static final byte[] STORED_WORD = HeldLock.STORED.getBytes(StandardCharsets.US_ASCII);
 
     private final ReactiveMemcached memcached;
 
@@ -59,35 +53,23 @@ public final class ReplicaLocks {
         HeldLock mine = new HeldLock(memcached, lockKey, ttlSeconds);
         return memcached.add(lockKey, ttlSeconds, mine.locked())
                 .flatMap(added -> added ? Mono.<Claim>just(mine) : memcached.get(lockKey)
-                        .map(lock -> Arrays.equals(lock.value(), STORED_WORD) ? Claim.STORED : Claim.TAKEN)
+                        .map(lock -> LockWord.of(lock).saysStored() ? Claim.STORED : Claim.TAKEN)
                         .defaultIfEmpty(Claim.TAKEN))
                 .onErrorReturn(Claim.NONE);
     }
 
-    /** A fresh item under {@code key} now, if there is one, by its TTL: for a lock taken just after a store. */
-    public Mono<CachedItem> freshItem(String key) {
-        return memcached.lookup(key, 0)
-                .filter(found -> ItemAge.of(found).fresh())
-                .map(MetaItem::item)
-                .onErrorResume(failure -> Mono.empty());
-    }
-
     /**
-     * The item another replica stores under {@code key}, polled for every 20 to 50 ms; empty once its lock is gone
-     * without an item, the lock timeout passes, or memcached fails, so the caller asks the backend itself.
+     * The item another replica stores under {@code key}, as {@code find} finds it (by the format's freshness, for
+     * the request's variant), polled for every 20 to 50 ms; empty once its lock is gone without an item, the lock
+     * timeout passes, or memcached fails, so the caller asks the backend itself.
      */
-    public Mono<CachedItem> awaitItem(String key) {
-        return awaitItem(key, () -> freshItem(key));
-    }
-
-    /** The same, with the caller's own way of finding the item: a format's freshness, a request's variant. */
     public Mono<CachedItem> awaitItem(String key, Supplier<Mono<CachedItem>> find) {
         String lockKey = key + SUFFIX;
         // The lock first: it goes, or says "stored", only after the item is stored, so "no lock" or "stored" then "no
         // item" is a true absence. A stale item is still there while another replica fetches its successor: only a
         // fresh one is the answer.
         Mono<CachedItem> round = memcached.get(lockKey)
-                .map(lock -> !Arrays.equals(lock.value(), STORED_WORD))
+                .map(lock -> !LockWord.of(lock).saysStored())
                 .defaultIfEmpty(false)
                 .flatMap(fetching -> find.get()
                         .switchIfEmpty(fetching ? Mono.empty() : Mono.error(new LockGone())));

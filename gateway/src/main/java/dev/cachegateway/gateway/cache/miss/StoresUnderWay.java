@@ -1,6 +1,5 @@
 package dev.cachegateway.gateway.cache.miss;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 
 import dev.cachegateway.gateway.memcached.MemcachedLimits;
@@ -37,7 +36,7 @@ public final class StoresUnderWay {
             return Mono.just(false);
         }
         Mono<Boolean> storing = memcached.get(lockKey)
-                .map(lock -> new String(lock.value(), StandardCharsets.US_ASCII).startsWith(HeldLock.STORING))
+                .map(lock -> LockWord.of(lock).saysStoring())
                 .defaultIfEmpty(false).onErrorReturn(false);
         return storing.flatMap(first -> !first ? Mono.just(false) : storing
                 .filter(still -> !still)
