@@ -35,6 +35,22 @@ class OddBackendAnswerTests extends CacheIntegrationTest {
     }
 
     @Test
+    void datesAnAnswerTheBackendSentWithoutADate() {
+        // RFC 9110 6.6.1: a recipient with a clock appends the Date of an answer it forwards or stores without one.
+        rawBackend.script("/raw/undated", (onPath, onConnection) -> Answer.of(JSON_HEAD
+                + "Cache-Control: public, max-age=60\r\nContent-Length: 7\r\n\r\n{\"a\":1}"));
+
+        client.get().uri("/raw/undated").exchange()
+                .expectStatus().isOk()
+                .expectHeader().valueEquals("X-Cache", "MISS")
+                .expectHeader().exists("Date");
+        awaitStored("/raw/undated");
+        client.get().uri("/raw/undated").exchange()
+                .expectHeader().valueEquals("X-Cache", "HIT")
+                .expectHeader().exists("Date");
+    }
+
+    @Test
     void closesAConnectionWhoseAnswerRunsPastItsContentLength() {
         // The surplus is the head of another answer: on a reused connection, it would take the next answer's bytes
         // for its body, and leave the rest to be read as the answer to the next request.

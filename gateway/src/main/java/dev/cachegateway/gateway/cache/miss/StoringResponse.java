@@ -9,6 +9,7 @@ import dev.cachegateway.gateway.cache.policy.StoreDecision;
 import dev.cachegateway.gateway.cache.policy.StoreDecision.Skip;
 import dev.cachegateway.gateway.cache.policy.StorePolicy;
 import dev.cachegateway.gateway.cache.response.CapturedResponse;
+import dev.cachegateway.gateway.cache.response.CurrentDate;
 import dev.cachegateway.gateway.cache.response.EntityTags;
 import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
@@ -64,6 +65,8 @@ public final class StoringResponse extends ServerHttpResponseDecorator {
 
     @Override
     public Mono<Void> writeWith(Publisher<? extends DataBuffer> body) {
+        // Dated when received, so that the copy stored carries its Date too.
+        CurrentDate.addIfMissing(getHeaders());
         StoreDecision decision = policy.decide(method, status(), getHeaders(), System.currentTimeMillis());
         Skip skipped = decision.skipped();
         if (skipped != null) {

@@ -26,8 +26,6 @@ public final class CapturedResponseWriter {
     private static final List<String> NOT_MODIFIED_HEADERS = List.of(HttpHeaders.ETAG, HttpHeaders.CACHE_CONTROL,
             HttpHeaders.EXPIRES, HttpHeaders.VARY, HttpHeaders.CONTENT_LOCATION, HttpHeaders.DATE, HttpHeaders.AGE);
 
-    private static final CurrentDate DATE = new CurrentDate();
-
     private CapturedResponseWriter() {
     }
 
@@ -46,7 +44,7 @@ public final class CapturedResponseWriter {
                     headers.put(name, new ArrayList<>(values));
                 }
             }
-            dateIfUndated(headers);
+            CurrentDate.addIfMissing(headers);
             return response.setComplete();
         }
         response.setStatusCode(answer.status());
@@ -54,7 +52,7 @@ public final class CapturedResponseWriter {
         // filter may add to the response's.
         answer.headers().forEach((name, values) -> headers.put(name, new ArrayList<>(values)));
         headers.remove(Variants.HEADER);
-        dateIfUndated(headers);
+        CurrentDate.addIfMissing(headers);
         headers.setContentLength(answer.body().length);
         if (HttpMethod.HEAD.equals(request.getMethod())) {
             return response.setComplete();
@@ -63,12 +61,6 @@ public final class CapturedResponseWriter {
     }
 
     // RFC 9110 6.6.1: a body hit has no Date, nor a backend answer that came without one, and the server adds none.
-    private static void dateIfUndated(HttpHeaders headers) {
-        if (!headers.containsHeader(HttpHeaders.DATE)) {
-            headers.set(HttpHeaders.DATE, DATE.at(System.currentTimeMillis()));
-        }
-    }
-
     private static boolean notModified(HttpHeaders request, HttpHeaders answer) {
         if (request.containsHeader(HttpHeaders.IF_NONE_MATCH)) {
             return EntityTags.noneMatchFails(request, answer.getETag());
