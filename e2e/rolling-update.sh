@@ -84,14 +84,16 @@ current_jar() {
 }
 
 # start_gateway SIDE JAR PORT MANAGEMENT_PORT: spawned; the caller awaits it. /r/** keeps bodies, /w/** whole
-# answers. A loaded CI machine must not turn a slow store into a missing item: hence the longer operation timeout.
+# answers. What the releases say to each other is under test, not speed: on a loaded machine a memcached operation
+# past the usual 100 ms would fail, and a miss that waits for another replica's item then asks the backend itself,
+# one backend call more. So operations get 3 s, within the lock timeout (5 s).
 start_gateway() {
     local body='spring.cloud.gateway.server.webflux.routes[0]' whole='spring.cloud.gateway.server.webflux.routes[1]'
     local origin=http://127.0.0.1:$origin_port
     spawn "$work/$1.log" java -Xmx128m -XX:TieredStopAtLevel=1 -jar "$2" \
         --server.port="$3" --server.address=127.0.0.1 \
         --management.server.port="$4" --management.server.address=127.0.0.1 \
-        --memcached.servers="127.0.0.1:$memcached_port" --memcached.operation-timeout=1s \
+        --memcached.servers="127.0.0.1:$memcached_port" --memcached.operation-timeout=3s \
         --"$body.id=body" --"$body.uri=$origin" --"$body.predicates[0]=Path=/r/**" \
         --"$body.filters[0]=MemcachedCache=\$uri" \
         --"$whole.id=whole" --"$whole.uri=$origin" --"$whole.predicates[0]=Path=/w/**" \
@@ -249,6 +251,10 @@ coalesced() {
     done | sort | uniq -c | xargs)
     slowest=$(for ((i = 0; i < round_size; i++)); do seconds_of "$gate-$i"; done | sort -g | tail -n 1)
     log "$lead leads $path: $(calls "$path") backend call(s); statuses: $codes; followers: $caches; slowest $slowest s"
+    for ((i = 1; i < round_size; i++)); do
+        [ "$(cache_of "$gate-$i")" = COALESCED ] || log "$gate-$i: $(said "$gate-$i"), Cache-Status: \
+$(header cache-status <"$work/$gate-$i.head")"
+    done
     expect "statuses of the round on $path" "$codes" "$round_size 200" || return 1
     expect "backend calls of the round on $path" "$(calls "$path")" 1 || return 1
     expect "distinct answers of the round on $path" "$serials" 1
@@ -315,7 +321,8 @@ new_lead_old_write() {
     outcome="GETs after the write got version $(version_of "$gate-after-new") (new) and \
 $(version_of "$gate-after-old") (old); the new lead stored version $(stored_version "$path"), then served as \
 $(version_of "$gate-new") (new) and $(version_of "$gate-old") (old)"
-    [ "$(version_of "$gate-new") $(version_of "$gate-old")" = "1 1" ]
+    [ "$(version_of "$gate-after-new") $(version_of "$gate-after-old") $(version_of "$gate-new") \
+$(version_of "$gate-old")" = "1 1 1 1" ]
 }
 
 # write_wins WRITER PATH KEY: the item is stored and served on both; a write through WRITER; both then answer the
@@ -384,10 +391,11 @@ old_write_after_new_store() {
 }
 
 # stored_word_wait: how long the old replica's GET above took. The old release reads the new lock's "stored" word as
-# a lock held, and waits for an item until the word expires (2 s), though never past the lock timeout (5 s).
+# a lock held, and waits for an item until the word expires: up to 2 s, says the doc, and the line allows a second
+# more for a loaded machine.
 stored_word_wait() {
     outcome="it waited ${waited:-?} s for the new lock's \"stored\" word to expire"
-    [ -n "$waited" ] && awk -v s="$waited" 'BEGIN { exit !(s < 5) }'
+    [ -n "$waited" ] && awk -v s="$waited" 'BEGIN { exit !(s < 3) }'
 }
 
 # no_lock_left: every lock of the run is gone within the lock timeout (5 s) and a second.
@@ -449,5 +457,16 @@ gap "a GET through the old replica after that write" stored_word_wait
 must "no lock is left once the run is quiet" no_lock_left
 
 log "done after $((SECONDS - started)) s"
-[ "$failed" -eq 0 ] || fail "$failed of $((passed + failed)) checks failed"
+if [ "$failed" -ne 0 ]; then
+    # What the gateways warned of during the checks: a memcached operation that timed out on a loaded machine, say.
+    for side in old new; do
+        printf -- '--- warnings of the %s replica ---\n' "$side" >&2
+        grep -E ' (WARN|ERROR) ' "$work/$side.log" | grep -v 'Shut down\|shutdown\|Closing, and reopening\|Discarding' |
+            tail -n 20 >&2 || true
+    done
+    printf -- '--- memcached operations of the new replica that did not succeed ---\n' >&2
+    curl -fs --max-time 5 "http://127.0.0.1:$new_management/actuator/prometheus" |
+        grep -E '^memcached_operations_(delayed_total|seconds_count)\{' | grep -v 'outcome="success"' >&2 || true
+    fail "$failed of $((passed + failed)) checks failed"
+fi
 log "all $passed checks hold; $seen uncovered cases measured"
