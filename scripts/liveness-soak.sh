@@ -24,5 +24,6 @@ if ! ./mvnw -B -q test -pl gateway -Dtest=ColdRoundsLivenessTests -Dsurefire.fai
     cat "$report" >&2 || show_logs "$output"
     fail "a request was not answered within its bound (output in $output)"
 fi
-grep -h 'ColdRoundsLivenessTests: ' "$output"
+# The test says how far it got every few hundred rounds; the last line of each client is its total.
+grep -h 'ColdRoundsLivenessTests: ' "$output" | grep -v ': so far '
 log "every request answered, in $((SECONDS - started)) s"
