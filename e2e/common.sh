@@ -1,8 +1,9 @@
 # What the compose end-to-end scripts share on top of scripts/common.sh: the compose command, the expected bodies,
 # and GET helpers that fail the run with a message. The caller sets $project and $compose_files before sourcing it.
 #
-# E2E_SHARED_STACK=1 says that the stack of $project is already up and stays up after the script, as
-# e2e/compose-suite.sh runs several scripts on one stack: build_and_start then only brings it back to its start
+# E2E_SHARED_STACK="<compose file options>" says that the stack of $project is already up from those files, its
+# images built, and stays up after the script, as e2e/compose-suite.sh runs several scripts on one stack:
+# build_and_start then brings it to the script's own compose files only if they differ, and back to its start
 # state, and the script leaves it up.
 # shellcheck shell=bash
 
@@ -98,6 +99,11 @@ await_healthy() { # service seconds
 build_and_start() {
     if [ -n "$shared_stack" ]; then
         step "the stack of $project, already up, back to its start state"
+        if [ "$shared_stack" != "${compose_files[*]}" ]; then
+            # Compose recreates only what these files change (the pool's gateway) and adds what they add.
+            "${compose[@]}" up -d
+            await_healthy gateway 180
+        fi
         python3 e2e/stack_reset.py "$project" "$GATEWAY_PORT" || fail "the stack could not be reset"
         return 0
     fi
