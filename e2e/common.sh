@@ -1,5 +1,10 @@
 # What the compose end-to-end scripts share on top of scripts/common.sh: the compose command, the expected bodies,
 # and GET helpers that fail the run with a message. The caller sets $project and $compose_files before sourcing it.
+#
+# E2E_SHARED_STACK="<compose file options>" says that the stack of $project is already up from those files, its
+# images built, and stays up after the script, as e2e/compose-suite.sh runs several scripts on one stack:
+# build_and_start then brings it to the script's own compose files only if they differ, and back to its start
+# state, and the script leaves it up.
 # shellcheck shell=bash
 
 log_prefix=e2e
@@ -7,6 +12,9 @@ log_prefix=e2e
 source "$(dirname "${BASH_SOURCE[0]}")/../scripts/common.sh"
 
 export GATEWAY_PORT=${E2E_GATEWAY_PORT:-18080}
+# For e2e/stack_reset.py, and for a compose command run by hand in the same shell.
+export COMPOSE_PROJECT_NAME=${project:?}
+shared_stack=${E2E_SHARED_STACK:-}
 base=http://localhost:$GATEWAY_PORT
 work=$(mktemp -d)
 if docker compose version >/dev/null 2>&1; then
@@ -30,11 +38,11 @@ step() { printf '\n' >&2; log "$*"; }
 
 teardown() {
     local status=$? hook
-    if [ "$status" -ne 0 ]; then
+    if [ "$status" -ne 0 ] && ! ${logs_shown:-false}; then
         "${compose[@]}" ps || true
         "${compose[@]}" logs --no-color --tail=150 || true
     fi
-    "${compose[@]}" down -v --remove-orphans >/dev/null 2>&1 || true
+    if [ -z "$shared_stack" ]; then "${compose[@]}" down -v --remove-orphans >/dev/null 2>&1 || true; fi
     for hook in "${cleanup_hooks[@]}"; do eval "$hook" || true; done
     rm -rf "$work"
     if [ "$status" -eq 0 ]; then step "all steps passed"; fi
@@ -71,9 +79,17 @@ await_hit() { # path expected-body-file seconds
     fail "GET $1: no HIT within $3 s (last: $status, X-Cache '$cache')"
 }
 
+# container_of SERVICE: the id of the service's container, running or stopped, found by the labels Compose puts on
+# it. Plain docker, since a compose command reads the compose files and, with Compose v1, starts a Python
+# interpreter each time, which takes seconds on a busy machine.
+container_of() {
+    docker ps -aq --filter "label=com.docker.compose.project=$project" \
+        --filter "label=com.docker.compose.service=$1" | head -n 1
+}
+
 await_healthy() { # service seconds
     local id deadline=$((SECONDS + $2))
-    id=$("${compose[@]}" ps -q "$1")
+    id=$(container_of "$1")
     until [ "$(docker inspect -f '{{.State.Health.Status}}' "$id")" = healthy ]; do
         [ "$SECONDS" -lt "$deadline" ] || fail "$1 not healthy within $2 s"
         sleep 1
@@ -81,6 +97,16 @@ await_healthy() { # service seconds
 }
 
 build_and_start() {
+    if [ -n "$shared_stack" ]; then
+        step "the stack of $project, already up, back to its start state"
+        if [ "$shared_stack" != "${compose_files[*]}" ]; then
+            # Compose recreates only what these files change (the pool's gateway) and adds what they add.
+            "${compose[@]}" up -d
+            await_healthy gateway 180
+        fi
+        python3 e2e/stack_reset.py "$project" "$GATEWAY_PORT" || fail "the stack could not be reset"
+        return 0
+    fi
     # The images copy the jars from target/.
     jar_of comments-service >/dev/null
     jar_of gateway >/dev/null
@@ -98,7 +124,7 @@ stale_if_error_60s=$((46 << 23))
 
 store_stale() { # service path body-file: the item as a store would leave it 30 s into its 60 s stale-if-error window
     # shellcheck disable=SC2016 # expanded by the container's bash, with the item as its arguments
-    "${compose[@]}" exec -T "$1" bash -c '
+    docker exec "$(container_of "$1")" bash -c '
         exec 3<>/dev/tcp/127.0.0.1/11211
         printf "set %s %s 30 %s\r\n%s\r\n" "$1" "$2" "${#3}" "$3" >&3
         read -r line <&3

@@ -19,7 +19,7 @@ for i in $(seq 1 30); do paths+=("/api/v1/comments/$i"); done
 # The paths whose items a node holds, asked of memcached inside its container (the image has bash, not nc).
 keys_on() { # service
     # shellcheck disable=SC2016 # the script is expanded by the container's bash, with the keys as its arguments
-    "${compose[@]}" exec -T "$1" bash -c '
+    docker exec "$(container_of "$1")" bash -c '
         exec 3<>/dev/tcp/127.0.0.1/11211
         for key in "$@"; do
             printf "get %s\r\n" "$key" >&3
@@ -29,10 +29,10 @@ keys_on() { # service
 }
 
 ip_of() { # service
-    docker inspect -f '{{range .NetworkSettings.Networks}}{{.IPAddress}}{{end}}' "$("${compose[@]}" ps -q "$1")"
+    docker inspect -f '{{range .NetworkSettings.Networks}}{{.IPAddress}}{{end}}' "$(container_of "$1")"
 }
 
-health() { "${compose[@]}" exec -T gateway curl -s localhost:8081/actuator/health; }
+health() { docker exec "$(container_of gateway)" curl -s localhost:8081/actuator/health; }
 
 build_and_start
 
@@ -71,7 +71,7 @@ step "memcached-2 recreated on a new address: HITs again within 15 s, no gateway
 "${compose[@]}" rm -sf memcached-2 >/dev/null
 # A container that takes the next free address, so that the new memcached-2 cannot get its old one back.
 network=$(docker inspect -f '{{range $name, $_ := .NetworkSettings.Networks}}{{$name}}{{end}}' \
-    "$("${compose[@]}" ps -q gateway)")
+    "$(container_of gateway)")
 holder=$(docker run -d --rm --network "$network" memcached:1.6)
 cleanup_hooks+=("docker rm -f $holder >/dev/null 2>&1")
 "${compose[@]}" up -d --no-deps memcached-2
@@ -80,13 +80,13 @@ if [ -z "$old_ip" ] || [ -z "$new_ip" ] || [ "$new_ip" = "$old_ip" ]; then
     fail "memcached-2 came back at $new_ip, was $old_ip"
 fi
 echo "  memcached-2 was at $old_ip, is now at $new_ip"
-gateway_started=$(docker inspect -f '{{.State.StartedAt}}' "$("${compose[@]}" ps -q gateway)")
+gateway_started=$(docker inspect -f '{{.State.StartedAt}}' "$(container_of gateway)")
 recreated=$SECONDS
 for path in "${paths[@]}"; do
     if [ "${node_of[$path]}" = memcached-2 ]; then await_hit "$path" "$work/single.json" 15; break; fi
 done
 echo "  HITs on memcached-2 again $((SECONDS - recreated)) s after it was recreated"
-[ "$(docker inspect -f '{{.State.StartedAt}}' "$("${compose[@]}" ps -q gateway)")" = "$gateway_started" ] \
+[ "$(docker inspect -f '{{.State.StartedAt}}' "$(container_of gateway)")" = "$gateway_started" ] \
     || fail "the gateway restarted"
 
 step "comments-service stopped: an item past its freshness on each node answers STALE"

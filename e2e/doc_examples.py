@@ -27,9 +27,9 @@ takes, so that a miss's store (which starts once the answer is written) is done 
 The examples' commands need what a reader's machine has: bash, curl and jq, besides Docker. The checker prints
 every command with what it printed, so that a CI log shows the examples' real output.
 
-Each example starts from the same state, whatever the one before it did: comments-service and memcached are started
-if an example stopped them, the gateway must answer a /no_cache path with 200 and show every memcached node connected
-with its breaker CLOSED, and then memcached is flushed (flush_all). Within an example, commands share state in their
+Each example starts from the same state, whatever the one before it did (e2e/stack_reset.py): every service is
+started if an example stopped it, the gateway must answer a /no_cache path with 200 and show every memcached node
+connected with its breaker CLOSED, and then memcached is flushed (flush_all). Within an example, commands share state in their
 order, so a MISS then a HIT is deterministic; an example never depends on another.
 """
 
@@ -40,6 +40,8 @@ import re
 import subprocess
 import sys
 import time
+
+import stack_reset
 
 MARK = "\u2026"
 NOT_RUN = re.compile(r"^<!--\s*example:\s*not run\b")
@@ -209,39 +211,18 @@ def output_lines(data):
     return lines
 
 
-def reset(env):
-    """Both services up, an empty memcached, connected to the gateway with every breaker closed."""
-    shell("docker compose start comments-service memcached >/dev/null 2>&1", env)
-    health = 'docker compose exec gateway curl -s localhost:8081/actuator/health/memcached'
-    backend = f"curl -s -o /dev/null -w '%{{http_code}}' {PUBLISHED}/api/v1/comments/1/no_cache"
-    deadline = time.monotonic() + 120
-    while True:
-        state = shell(health, env).stdout.decode("utf-8", "replace")
-        if '"status":"UP"' in state and '"connected":false' not in state and '"circuitBreaker":"OPEN"' not in state \
-                and '"circuitBreaker":"HALF_OPEN"' not in state and shell(backend, env).stdout == b"200":
-            break
-        if time.monotonic() > deadline:
-            raise SystemExit(f"doc-examples: the stack is not back to its start within 120 s: {state}")
-        # Requests are the breaker's trial operations; their items go with the flush below.
-        shell(f"curl -s -o /dev/null {PUBLISHED}/api/v1/comments/doc-examples-warm-up", env)
-        time.sleep(1)
-    flushed = shell("docker compose exec memcached bash -c "
-                    "'exec 3<>/dev/tcp/127.0.0.1/11211; printf \"flush_all\\r\\n\" >&3; head -n 1 <&3'", env)
-    if output_lines(flushed.stdout) != ["OK"]:
-        raise SystemExit(f"doc-examples: flush_all did not answer OK: {flushed.stdout!r}")
-
-
 def run(root, examples):
     env = dict(os.environ)
-    if "DOC_EXAMPLES_COMPOSE" not in env:
-        raise SystemExit("doc-examples: DOC_EXAMPLES_COMPOSE is not set; run e2e/doc-examples.sh")
+    if "DOC_EXAMPLES_COMPOSE" not in env or "COMPOSE_PROJECT_NAME" not in env:
+        raise SystemExit("doc-examples: DOC_EXAMPLES_COMPOSE or COMPOSE_PROJECT_NAME is not set; "
+                         "run e2e/doc-examples.sh")
     failures, ran, commands, skipped = [], 0, 0, 0
     for example in examples:
         if example.skip_reason is not None:
             skipped += 1
             print(f"doc-examples: {example.name()}: not run ({example.skip_reason})")
             continue
-        reset(env)
+        stack_reset.reset(env["COMPOSE_PROJECT_NAME"], env.get("GATEWAY_PORT", "8080"))
         ran += 1
         print(f"doc-examples: {example.name()}")
         for command in example.commands:
