@@ -1,5 +1,6 @@
 package dev.cachegateway.gateway.backend;
 
+import java.io.IOException;
 import java.net.ConnectException;
 import java.net.UnknownHostException;
 import java.nio.channels.UnresolvedAddressException;
@@ -17,8 +18,9 @@ import org.springframework.web.server.ResponseStatusException;
 import org.springframework.web.server.ServerWebExchange;
 
 /**
- * A backend that cannot be reached, or that hangs up mid-answer, is a 502 Bad Gateway, as nginx answers it. Left
- * alone it would be a 500 with a stack trace in the log for every request while the backend is down.
+ * A backend that cannot be reached, or that hangs up or resets the connection mid-answer, is a 502 Bad Gateway, as
+ * nginx answers it. Left alone it would be a 500 with a stack trace in the log for every request while the backend
+ * is down.
  */
 @Component
 class UnreachableBackendFilter implements GlobalFilter, Ordered {
@@ -27,7 +29,8 @@ class UnreachableBackendFilter implements GlobalFilter, Ordered {
 
     @Override
     public Mono<Void> filter(ServerWebExchange exchange, GatewayFilterChain chain) {
-        return chain.filter(exchange).onErrorMap(UnreachableBackendFilter::isUnreachable, failure -> {
+        return chain.filter(exchange).onErrorMap(failure -> isUnreachable(failure)
+                || resetBeforeTheAnswer(failure, exchange), failure -> {
             failures.warn("Backend unreachable, answering 502", failure);
             return new ResponseStatusException(HttpStatus.BAD_GATEWAY, "The backend could not be reached", failure);
         });
@@ -36,6 +39,13 @@ class UnreachableBackendFilter implements GlobalFilter, Ordered {
     private static boolean isUnreachable(Throwable failure) {
         return failure instanceof ConnectException || failure instanceof UnknownHostException
                 || failure instanceof UnresolvedAddressException || failure instanceof PrematureCloseException;
+    }
+
+    // A connection the backend reset (it crashed, or dropped its connections as it restarted) with a request that
+    // cannot be sent again, a write. Before the answer committed, an I/O failure is the backend's; after, it may be
+    // the client's going away, which WebFlux tells by its own exception and must still see.
+    private static boolean resetBeforeTheAnswer(Throwable failure, ServerWebExchange exchange) {
+        return failure instanceof IOException && !exchange.getResponse().isCommitted();
     }
 
     @Override

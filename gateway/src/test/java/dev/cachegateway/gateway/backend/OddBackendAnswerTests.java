@@ -109,6 +109,18 @@ class OddBackendAnswerTests extends CacheIntegrationTest {
     }
 
     @Test
+    void answersAWriteWhoseConnectionTheBackendResetsWithA502() {
+        // A backend that crashes, or drops its connections as it restarts, mid-write: not the gateway's own error.
+        rawBackend.script("/raw/reset", (onPath, onConnection) -> Answer.resetConnection());
+
+        client.put().uri("/raw/reset").bodyValue("{}").exchange()
+                .expectStatus().isEqualTo(502)
+                .expectHeader().contentTypeCompatibleWith(MediaType.APPLICATION_JSON);
+
+        assertThat(rawBackend.requests("/raw/reset")).isEqualTo(1);
+    }
+
+    @Test
     void answersAnAnswerThatCannotBeReadWithAJsonBadGateway() {
         rawBackend.script("/raw/garbage", (onPath, onConnection) -> Answer.of("HTTP/1.1 OK fine\r\n\r\n").thenClose());
 

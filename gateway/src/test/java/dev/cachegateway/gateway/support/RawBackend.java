@@ -27,20 +27,28 @@ import org.awaitility.Awaitility;
  */
 public final class RawBackend implements AutoCloseable {
 
-    /** What to do with one request: write {@code bytes}, then close the connection or keep it for the next one. */
-    public record Answer(byte[] bytes, boolean close) {
+    /**
+     * What to do with one request: write {@code bytes}, then close the connection or keep it for the next one; a
+     * connection closed with {@code abort} ends with a TCP reset, as a server that crashed or dropped it does.
+     */
+    public record Answer(byte[] bytes, boolean close, boolean abort) {
 
         public static Answer of(String text) {
-            return new Answer(text.getBytes(StandardCharsets.ISO_8859_1), false);
+            return new Answer(text.getBytes(StandardCharsets.ISO_8859_1), false, false);
         }
 
         /** Close without answering. */
         public static Answer hangUp() {
-            return new Answer(new byte[0], true);
+            return new Answer(new byte[0], true, false);
+        }
+
+        /** Reset the connection without answering. */
+        public static Answer resetConnection() {
+            return new Answer(new byte[0], true, true);
         }
 
         public Answer thenClose() {
-            return new Answer(bytes, true);
+            return new Answer(bytes, true, false);
         }
     }
 
@@ -146,6 +154,8 @@ public final class RawBackend implements AutoCloseable {
                 socket.getOutputStream().write(answer.bytes());
                 socket.getOutputStream().flush();
                 if (answer.close()) {
+                    // A linger of zero makes close send a reset rather than an orderly end.
+                    socket.setSoLinger(answer.abort(), 0);
                     return;
                 }
             }
