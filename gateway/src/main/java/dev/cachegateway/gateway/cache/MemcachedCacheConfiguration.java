@@ -73,9 +73,9 @@ class MemcachedCacheConfiguration {
 
     @Bean
     WriteInvalidation writeInvalidation(ReactiveMemcached memcached, NearCache nearCache, InFlightRequests inFlight,
-            WriteFences fences, MemcachedCacheProperties defaults) {
+            WriteFences fences, MemcachedCacheProperties defaults, MeterRegistry registry) {
         return new WriteInvalidation(memcached, nearCache, inFlight, fences,
-                new StoresUnderWay(memcached, defaults.getLockTimeout(), defaults.isReplicaLock()));
+                new StoresUnderWay(memcached, defaults.getLockTimeout(), defaults.isReplicaLock()), registry);
     }
 
     @Bean

@@ -13,6 +13,7 @@ import dev.cachegateway.gateway.cache.miss.StoresUnderWay;
 import dev.cachegateway.gateway.cache.miss.WriteFences;
 import dev.cachegateway.gateway.logging.BurstLog;
 import dev.cachegateway.gateway.memcached.ReactiveMemcached;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -33,9 +34,10 @@ import org.springframework.web.server.ServerWebExchange;
  * TTL, as after a purge. Before each delete the write leaves its mark ({@link WriteFences}), so that no fetch that
  * asked the backend before the write, on any replica, stores its answer over it or shares it with a request that
  * arrives after it. The marks and deletes go out before the answer does, so a client that reads right after its
- * write never gets the old item from memcached. A memcached that fails them costs the answer nothing but the wait.
+ * write never gets the old item from memcached. A memcached that fails them costs the answer nothing but the wait,
+ * and they are sent again until it takes them ({@link OwedDeletes}).
  */
-public final class WriteInvalidation {
+public final class WriteInvalidation implements AutoCloseable {
 
     // RFC 9110 9.2.1; every other method, one this gateway has never heard of included, may change the resource.
     private static final Set<HttpMethod> SAFE = Set.of(HttpMethod.GET, HttpMethod.HEAD, HttpMethod.OPTIONS,
@@ -53,13 +55,16 @@ public final class WriteInvalidation {
 
     private final StoresUnderWay stores;
 
+    private final OwedDeletes owed;
+
     public WriteInvalidation(ReactiveMemcached memcached, NearCache near, InFlightRequests inFlight,
-            WriteFences fences, StoresUnderWay stores) {
+            WriteFences fences, StoresUnderWay stores, MeterRegistry registry) {
         this.memcached = memcached;
         this.near = near;
         this.inFlight = inFlight;
         this.fences = fences;
         this.stores = stores;
+        this.owed = new OwedDeletes(this::invalidate, registry);
     }
 
     /**
@@ -87,19 +92,32 @@ public final class WriteInvalidation {
     private Mono<Boolean> delete(String key) {
         inFlight.forget(key);
         near.invalidate(key);
-        Mono<Boolean> mark = fences.mark(key).onErrorResume(failure -> {
-            failures.warn("memcached failed to mark a write to " + key + "; a fetch from before it may store", failure);
+        return invalidate(key).doOnNext(taken -> owed.settle(key, taken));
+    }
+
+    // The mark, then the item, then the lock; true if memcached took the mark and the delete, and never fails.
+    private Mono<Boolean> invalidate(String key) {
+        Mono<Boolean> mark = fences.mark(key).thenReturn(true).onErrorResume(failure -> {
+            failures.warn("memcached failed to mark a write to " + key + "; marked again once it answers", failure);
             return Mono.just(false);
         });
         // A store that passed its last check before the mark said "storing" before that check: the write waits for
         // it to end, then deletes what it stored. The lock goes last: a replica that waits on it then looks for an
         // item that is gone, and claims the lock anew rather than waiting out a lock no fetch after the write holds.
-        Mono<Boolean> deleted = mark.then(stores.await(key)).then(memcached.delete(key))
-                .flatMap(found -> memcached.delete(key + ReplicaLocks.SUFFIX).onErrorReturn(false).thenReturn(found));
-        return deleted.onErrorResume(failure -> {
-            failures.warn("memcached failed to delete " + key + " after a write; it expires on its own", failure);
-            return Mono.just(false);
-        });
+        return mark.flatMap(marked -> stores.await(key).then(memcached.delete(key))
+                .flatMap(found -> memcached.delete(key + ReplicaLocks.SUFFIX).onErrorReturn(false))
+                .thenReturn(marked)
+                .onErrorResume(failure -> {
+                    failures.warn("memcached failed to delete " + key + " after a write; deleted again once it"
+                            + " answers", failure);
+                    return Mono.just(false);
+                }));
+    }
+
+    /** Stops invalidating again what memcached failed to take. */
+    @Override
+    public void close() {
+        owed.close();
     }
 
     // The target URI, then Location and Content-Location where they name a resource of the same origin.

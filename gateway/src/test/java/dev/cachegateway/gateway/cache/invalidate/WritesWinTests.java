@@ -13,6 +13,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import com.github.dockerjava.api.DockerClient;
 import dev.cachegateway.gateway.cache.miss.ReplicaLocks;
 import dev.cachegateway.gateway.support.ConcurrentGets;
 import dev.cachegateway.gateway.support.GatewayPair;
@@ -21,7 +22,10 @@ import dev.cachegateway.gateway.support.MemcachedContainer;
 import dev.cachegateway.gateway.support.MemcachedTextClient;
 import dev.cachegateway.gateway.support.RecordingBackend;
 import dev.cachegateway.gateway.support.RecordingBackend.Reply;
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -83,6 +87,38 @@ class WritesWinTests {
 
         assertThat(body(after)).isEqualTo(versioned(2));
         assertThat(body(lead.get(15, TimeUnit.SECONDS))).isEqualTo(versioned(1));
+    }
+
+    @Test
+    void aWriteThatMemcachedMissedIsInvalidatedOnceMemcachedAnswersAgain() throws Exception {
+        String path = "/api/v1/comments/45";
+        backend.replyByCall(path, call -> Reply.json(versioned(version.get()), "public, max-age=60"));
+        assertThat(body(get(first, path))).isEqualTo(versioned(1));
+        await().atMost(Duration.ofSeconds(10)).until(() -> storedBody(path).equals(versioned(1)));
+
+        // Paused, memcached times lookups out until the second gateway's breaker opens; the write's mark and delete
+        // then never reach memcached, and the write is answered all the same.
+        DockerClient docker = pair.memcached().getDockerClient();
+        docker.pauseContainerCmd(pair.memcached().getContainerId()).exec();
+        try {
+            await().atMost(Duration.ofSeconds(30)).until(() -> {
+                gets.getAll(12, i -> GatewayReplicas.uri(second, "/api/v1/comments/breaker-" + i));
+                return breakerOpen(second);
+            });
+            write("other", path);
+        }
+        finally {
+            docker.unpauseContainerCmd(pair.memcached().getContainerId()).exec();
+        }
+
+        // Not until the item expires: once memcached answers, and the breaker lets the write's gateway through.
+        await().atMost(Duration.ofSeconds(10)).until(() -> !storedBody(path).equals(versioned(1)));
+        assertThat(body(get(first, path))).isEqualTo(versioned(2));
+    }
+
+    private static boolean breakerOpen(ConfigurableApplicationContext gateway) {
+        return gateway.getBean(CircuitBreakerRegistry.class).getAllCircuitBreakers().stream()
+                .anyMatch(breaker -> breaker.getState() == CircuitBreaker.State.OPEN);
     }
 
     // Through the first gateway. The first call, this GET, reads version 1 and answers 1.5 s later; every later call
