@@ -25,6 +25,19 @@ final class History {
             return method.equals("GET");
         }
 
+        boolean isWrite() {
+            return method.equals("PUT");
+        }
+
+        boolean isPurge() {
+            return method.equals(PURGE);
+        }
+
+        /** Given up on by its client, on purpose: no answer is expected. */
+        boolean cancelled() {
+            return failure != null && failure.startsWith(CANCELLED);
+        }
+
         /** A field of the origin's JSON answer, or null: path, version, serial or language. */
         @Nullable String field(String name) {
             if (body == null) {
@@ -52,6 +65,12 @@ final class History {
                     failure != null ? " " + failure : "");
         }
     }
+
+    /** The method a purge through a gateway's invalidation endpoint is recorded under. */
+    static final String PURGE = "PURGE";
+
+    /** How the failure of a request its client gave up on begins. */
+    static final String CANCELLED = "cancelled";
 
     private final List<Request> requests = new CopyOnWriteArrayList<>();
 

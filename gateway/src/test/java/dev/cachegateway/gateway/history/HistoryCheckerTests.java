@@ -58,7 +58,7 @@ class HistoryCheckerTests {
                     "--memcached.cache.lock-timeout=" + LOCK_TIMEOUT.toMillis() + "ms"));
         }
         // Warm, so that a cold JVM's slow first requests are not what the rules judge.
-        new HistoryDriver(uris()).run(0, CLIENTS, 20);
+        driver().run(0, CLIENTS, 20);
     }
 
     @AfterAll
@@ -81,12 +81,12 @@ class HistoryCheckerTests {
         }
         origin.reset();
 
-        History history = new HistoryDriver(uris()).run(seed, CLIENTS, REQUESTS_EACH);
+        History history = driver().run(seed, CLIENTS, REQUESTS_EACH);
 
         HistoryChecks checks = new HistoryChecks(history, origin.calls());
-        System.out.printf("HistoryCheckerTests: seed %d, %d requests, %d origin calls, %d repeated calls of the"
-                + " documented cases%n", seed, history.requests().size(), origin.calls().size(),
-                checks.excusedOriginCalls().size());
+        System.out.printf("HistoryCheckerTests: seed %d, %d requests (%d cancelled), %d origin calls, repeated calls"
+                + " of the documented cases %s%n", seed, history.requests().size(), checks.cancelled(),
+                origin.calls().size(), checks.excusedOriginCalls());
         assertThat(checks.unanswered(HistoryDriver.REQUEST_BOUND)).as("seed %d: liveness", seed).isEmpty();
         assertThat(checks.olderThanAFinishedWrite()).as("seed %d: a write wins", seed).isEmpty();
         assertThat(checks.crossTalk()).as("seed %d: every answer the origin's", seed).isEmpty();
@@ -106,7 +106,8 @@ class HistoryCheckerTests {
         });
     }
 
-    private static List<String> uris() {
-        return gateways.stream().map(gateway -> GatewayReplicas.uri(gateway, "")).toList();
+    private static HistoryDriver driver() {
+        return new HistoryDriver(gateways.stream().map(gateway -> GatewayReplicas.uri(gateway, "")).toList(),
+                gateways.stream().map(GatewayReplicas::managementUri).toList());
     }
 }

@@ -26,6 +26,11 @@ public final class GatewayReplicas {
         return new SpringApplicationBuilder(GatewayApplication.class).run(args.toArray(String[]::new));
     }
 
+    /** The base URI of {@code gateway}'s management port, where its actuator endpoints are. */
+    public static String managementUri(ConfigurableApplicationContext gateway) {
+        return "http://localhost:" + gateway.getEnvironment().getRequiredProperty("local.management.port");
+    }
+
     /** The URI of {@code path} on {@code gateway}. */
     public static String uri(ConfigurableApplicationContext gateway, String path) {
         return "http://localhost:" + ((WebServerApplicationContext) gateway).getWebServer().getPort() + path;
