@@ -72,10 +72,33 @@ final class History {
     /** How the failure of a request its client gave up on begins. */
     static final String CANCELLED = "cancelled";
 
+    /** A fault injected during the run, from when it began to when it was healed; times as a request's. */
+    record Fault(FaultSchedule.Kind kind, long startedAt, long endedAt) {
+
+        boolean overlaps(long from, long to) {
+            return startedAt <= to && from <= endedAt;
+        }
+
+        @Override
+        public String toString() {
+            return String.format("%s [%.1f..%.1f ms]", kind, startedAt / 1e6 % 1e6, endedAt / 1e6 % 1e6);
+        }
+    }
+
     private final List<Request> requests = new CopyOnWriteArrayList<>();
+
+    private final List<Fault> faults = new CopyOnWriteArrayList<>();
 
     void add(Request request) {
         requests.add(request);
+    }
+
+    void add(Fault fault) {
+        faults.add(fault);
+    }
+
+    List<Fault> faults() {
+        return List.copyOf(faults);
     }
 
     List<Request> requests() {

@@ -3,6 +3,7 @@ package dev.cachegateway.gateway.history;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -10,6 +11,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 
+import dev.cachegateway.gateway.history.History.Fault;
 import dev.cachegateway.gateway.history.History.Request;
 import dev.cachegateway.gateway.history.RepeatedCalls.Excuse;
 import dev.cachegateway.gateway.history.RepeatedCalls.Repeat;
@@ -33,14 +35,36 @@ import dev.cachegateway.gateway.history.VersionedOrigin.Call;
  * same variant, asked before the first call began, whose client gave up before the second began and no more than a
  * second before the first began: its lead did not store its answer.</li>
  * </ul>
+ * What each {@link FaultSchedule.Kind fault} excuses, while it is on (from its injection to its healing), and no other
+ * rule: liveness (answered within the bound, none lost), a write wins and no cross-talk hold through every fault.
+ * <ul>
+ * <li>memcached paused or killed (any server of the pool, since which one holds a key is the pool's business): a
+ * repeated origin call ({@link Excuse#MEMCACHED_FAULT}) when the fault, or the {@link RepeatedCalls#MEMCACHED_RECOVERY
+ * five seconds} after it while breakers stay open and connections come back, overlaps the time from the first call's
+ * request to the second call (a lookup or store failed, or a killed server lost the item: failures.md, the gateway
+ * goes to the origin); and a purge answered 503 (memcached unavailable) then.</li>
+ * <li>origin slow (answers delayed beyond the lock timeout): a second call that began before the slow first call
+ * was answered, or within a second of it ({@link Excuse#ORIGIN_SLOW}): the requests waiting on it and the other
+ * replica go themselves once the lock timeout passes (request-flow.md, misses that arrive together).</li>
+ * <li>origin failing (503) or refusing connections: a 502, 503 or 504 answer to a request that overlapped it
+ * (the origin's error passed on, or the gateway's 502); nothing else, since an error is never stored or shared.</li>
+ * </ul>
  */
 final class HistoryChecks {
 
     private static final Set<String> DECLARED_STALE = Set.of("STALE", "UPDATING");
 
+    private static final Set<FaultSchedule.Kind> ORIGIN_DOWN = EnumSet.of(FaultSchedule.Kind.ORIGIN_FAILING,
+            FaultSchedule.Kind.ORIGIN_REFUSING);
+
+    // The origin's own 503, or the gateway's 502 for an origin it cannot reach.
+    private static final Set<Integer> BAD_ORIGIN = Set.of(502, 503, 504);
+
     private final List<Request> requests;
 
     private final List<Call> calls;
+
+    private final List<Fault> faults;
 
     private final HistorySlices slices;
 
@@ -49,15 +73,35 @@ final class HistoryChecks {
     HistoryChecks(History history, List<Call> calls) {
         this.requests = history.requests().stream().sorted(Comparator.comparingLong(Request::startedAt)).toList();
         this.calls = calls;
-        this.slices = new HistorySlices(requests);
-        this.repeats = new RepeatedCalls(requests, calls, slices).all();
+        this.faults = history.faults();
+        this.slices = new HistorySlices(requests, faults);
+        this.repeats = new RepeatedCalls(requests, calls, faults, slices).all();
     }
 
     /** Requests that failed, got an unexpected status, or took longer than {@code bound}. */
     List<String> unanswered(Duration bound) {
         return requests.stream().filter(r -> !r.cancelled())
-                .filter(r -> r.failure() != null || !expected(r) || r.endedAt() - r.startedAt() > bound.toNanos())
+                .filter(r -> r.failure() != null || r.endedAt() - r.startedAt() > bound.toNanos()
+                        || !(expected(r) || failedByFault(r)))
                 .map(r -> "not answered within " + bound + ": " + r + slices.around(r)).toList();
+    }
+
+    /** How many answers a fault excused: an error from the origin, or a purge that memcached could not take. */
+    long answeredWithAFault() {
+        return requests.stream().filter(r -> r.failure() == null && !expected(r) && failedByFault(r)).count();
+    }
+
+    private boolean failedByFault(Request request) {
+        if (request.isPurge()) {
+            return request.status() == 503 && during(FaultSchedule.Kind.MEMCACHED, request,
+                    RepeatedCalls.MEMCACHED_RECOVERY);
+        }
+        return BAD_ORIGIN.contains(request.status()) && during(ORIGIN_DOWN, request, 0);
+    }
+
+    private boolean during(Set<FaultSchedule.Kind> kinds, Request request, long after) {
+        return faults.stream().anyMatch(f -> kinds.contains(f.kind())
+                && f.overlaps(request.startedAt() - after, request.endedAt()));
     }
 
     /** How many requests their clients gave up on. */

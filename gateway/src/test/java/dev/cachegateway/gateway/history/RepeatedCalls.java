@@ -10,6 +10,7 @@ import java.util.Optional;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
+import dev.cachegateway.gateway.history.History.Fault;
 import dev.cachegateway.gateway.history.History.Request;
 import dev.cachegateway.gateway.history.VersionedOrigin.Call;
 import org.jspecify.annotations.Nullable;
@@ -22,7 +23,7 @@ final class RepeatedCalls {
 
     /** Why a repeated call is expected, in the order they are tried. */
     enum Excuse {
-        WRITE, VARIANT, PURGE,
+        WRITE, VARIANT, PURGE, MEMCACHED_FAULT, ORIGIN_SLOW,
         /** Until a lead whose client left goes on to store its answer; remove it then. */
         LEAD_CANCELLED
     }
@@ -38,17 +39,26 @@ final class RepeatedCalls {
         }
     }
 
+    /** How long after a memcached fault the gateways may still go without it: breakers open, reconnecting. */
+    static final long MEMCACHED_RECOVERY = Duration.ofSeconds(5).toNanos();
+
+    // A request that waited out the lock timeout on a slow call may reach the origin just after that call ended.
+    private static final long SLOW_SLACK = Duration.ofSeconds(1).toNanos();
+
     private static final long NOTICED_LEAVING = Duration.ofSeconds(1).toNanos();
 
     private final List<Request> requests;
 
     private final List<Call> calls;
 
+    private final List<Fault> faults;
+
     private final HistorySlices slices;
 
-    RepeatedCalls(List<Request> requests, List<Call> calls, HistorySlices slices) {
+    RepeatedCalls(List<Request> requests, List<Call> calls, List<Fault> faults, HistorySlices slices) {
         this.requests = requests;
         this.calls = calls;
+        this.faults = faults;
         this.slices = slices;
     }
 
@@ -83,6 +93,14 @@ final class RepeatedCalls {
         if (anyOf(first.path(), r -> r.isPurge() && r.endedAt() >= first.startedAt()
                 && r.startedAt() <= again.startedAt())) {
             return Excuse.PURGE;
+        }
+        if (faults.stream().anyMatch(f -> FaultSchedule.Kind.MEMCACHED.contains(f.kind())
+                && f.overlaps(firstAsked - MEMCACHED_RECOVERY, again.startedAt()))) {
+            return Excuse.MEMCACHED_FAULT;
+        }
+        if (again.startedAt() <= first.answeredAt() + SLOW_SLACK && faults.stream().anyMatch(
+                f -> f.kind() == FaultSchedule.Kind.ORIGIN_SLOW && f.overlaps(first.startedAt(), first.answeredAt()))) {
+            return Excuse.ORIGIN_SLOW;
         }
         // The gateway learns that a client left when it next reads or writes its connection: the lead's call may
         // begin a little after the client gave up.
