@@ -162,6 +162,7 @@ class HistoryCheckerTests {
             rules.assertThat(checks.unanswered(HistoryDriver.REQUEST_BOUND)).as("%s: liveness", run).isEmpty();
             rules.assertThat(checks.olderThanAFinishedWrite()).as("%s: a write wins", run).isEmpty();
             rules.assertThat(checks.crossTalk()).as("%s: every answer the origin's", run).isEmpty();
+            rules.assertThat(checks.wrongAge()).as("%s: every age true", run).isEmpty();
             rules.assertThat(checks.repeatedOriginCalls()).as("%s: one origin call per version", run).isEmpty();
         });
         assertNothingLeftOver(run);

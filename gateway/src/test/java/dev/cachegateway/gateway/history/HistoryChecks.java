@@ -26,6 +26,7 @@ import dev.cachegateway.gateway.history.VersionedOrigin.Call;
  * <li>no read answered with a version older than a write that was answered before the read began (explicit STALE
  * and UPDATING answers aside);</li>
  * <li>every answer one the origin gave, for that resource and variant;</li>
+ * <li>every answer's age true to the origin's clock ({@link AgeChecks});</li>
  * <li>at most one origin call per resource, variant and version, but for the documented cases, which are counted:
  * {@link Excuse#WRITE} a write answered once the first call's request had arrived (that lead may predate the write,
  * so its answer is kept out, and a request after the write does not join it); {@link Excuse#VARIANT} for an answer
@@ -33,7 +34,8 @@ import dev.cachegateway.gateway.history.VersionedOrigin.Call;
  * replica whose lookup missed just before that store leads again); {@link Excuse#PURGE} a purge of the resource that
  * ended after the first call began and began before the second; and {@link Excuse#LEAD_CANCELLED} a request for the
  * same variant, asked before the first call began, whose client gave up before the second began and no more than a
- * second before the first began: its lead did not store its answer.</li>
+ * second before the first began: its lead did not store its answer; {@link Excuse#EXPIRED} a second call once the
+ * first's answer had outlived its max-age (less the origin's own Age, and a second for rounding).</li>
  * </ul>
  * What each {@link FaultSchedule.Kind fault} excuses, while it is on (from its injection to its healing), and no other
  * rule: liveness (answered within the bound, none lost), a write wins and no cross-talk hold through every fault.
@@ -137,8 +139,7 @@ final class HistoryChecks {
 
     /** Answers that the origin never gave for that resource and variant. */
     List<String> crossTalk() {
-        Map<String, Call> bySerial = calls.stream().filter(call -> call.method().equals("GET"))
-                .collect(Collectors.toMap(call -> Long.toString(call.serial()), call -> call));
+        Map<String, Call> bySerial = bySerial();
         List<String> violations = new ArrayList<>();
         for (Request read : requests) {
             if (!read.isRead() || read.status() != 200) {
@@ -153,6 +154,16 @@ final class HistoryChecks {
             }
         }
         return violations;
+    }
+
+    /** Answers whose Age or freshness the origin's clock contradicts: {@link AgeChecks}. */
+    List<String> wrongAge() {
+        return new AgeChecks(requests, bySerial(), slices).violations();
+    }
+
+    private Map<String, Call> bySerial() {
+        return calls.stream().filter(call -> call.method().equals("GET"))
+                .collect(Collectors.toMap(call -> Long.toString(call.serial()), call -> call));
     }
 
     /** Origin calls beyond the first for one resource, variant and version that no documented case excuses. */

@@ -23,7 +23,7 @@ final class RepeatedCalls {
 
     /** Why a repeated call is expected, in the order they are tried. */
     enum Excuse {
-        WRITE, VARIANT, PURGE, MEMCACHED_FAULT, ORIGIN_SLOW,
+        WRITE, VARIANT, PURGE, EXPIRED, MEMCACHED_FAULT, ORIGIN_SLOW,
         /** Until a lead whose client left goes on to store its answer; remove it then. */
         LEAD_CANCELLED
     }
@@ -93,6 +93,10 @@ final class RepeatedCalls {
         if (anyOf(first.path(), r -> r.isPurge() && r.endedAt() >= first.startedAt()
                 && r.startedAt() <= again.startedAt())) {
             return Excuse.PURGE;
+        }
+        long freshFor = VersionedOrigin.maxAge(first.path()) - VersionedOrigin.upstreamAge(first.path()) - 1;
+        if (again.startedAt() >= first.answeredAt() + Duration.ofSeconds(freshFor).toNanos()) {
+            return Excuse.EXPIRED;
         }
         if (faults.stream().anyMatch(f -> FaultSchedule.Kind.MEMCACHED.contains(f.kind())
                 && f.overlaps(firstAsked - MEMCACHED_RECOVERY, again.startedAt()))) {

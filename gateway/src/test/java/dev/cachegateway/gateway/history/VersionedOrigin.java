@@ -21,7 +21,8 @@ import com.sun.net.httpserver.HttpServer;
 /**
  * An origin whose resources carry versions: a GET answers the resource's version and a serial of its own, a PUT
  * bumps the version before it answers. It records every call it answered with a 200, so that a history of requests
- * through the gateways can be checked against what the origin really said, and when. A fault can make it slow
+ * through the gateways can be checked against what the origin really said, and when. Some resources expire within
+ * a run, and some carry an {@code Age} of their own ({@link #maxAge}, {@link #upstreamAge}). A fault can make it slow
  * (every answer delayed), failing (every answer a 503, no write taking effect) or gone (its port closed, then
  * opened again).
  */
@@ -74,6 +75,21 @@ final class VersionedOrigin implements AutoCloseable {
         }
     }
 
+    /** The max-age a resource is answered with: short for the last cold ones, so that they expire within a run. */
+    static int maxAge(String path) {
+        return resource(path) >= 9 ? 8 : 120;
+    }
+
+    /** The Age a resource is answered with, as a cache in front of the origin would send it: every third one. */
+    static int upstreamAge(String path) {
+        return resource(path) % 3 == 1 ? 5 : 0;
+    }
+
+    private static int resource(String path) {
+        String number = path.substring(path.lastIndexOf('-') + 1);
+        return number.chars().allMatch(Character::isDigit) && !number.isEmpty() ? Integer.parseInt(number) : -1;
+    }
+
     String uri() {
         return "http://127.0.0.1:" + port;
     }
@@ -120,7 +136,10 @@ final class VersionedOrigin implements AutoCloseable {
             long serial = serials.incrementAndGet();
             body = ("{\"path\":\"" + path + "\",\"version\":" + current + ",\"serial\":" + serial + ",\"language\":\""
                     + language + "\"}").getBytes(StandardCharsets.UTF_8);
-            exchange.getResponseHeaders().set("Cache-Control", "public, max-age=120");
+            exchange.getResponseHeaders().set("Cache-Control", "public, max-age=" + maxAge(path));
+            if (upstreamAge(path) > 0) {
+                exchange.getResponseHeaders().set("Age", Integer.toString(upstreamAge(path)));
+            }
             if (path.contains(VARYING)) {
                 exchange.getResponseHeaders().set("Vary", "Accept-Language");
             }
