@@ -29,9 +29,13 @@ final class FaultSchedule implements AutoCloseable {
         /** Every origin answer a 503. */
         ORIGIN_FAILING,
         /** The origin's port closed, connections refused, then opened again. */
-        ORIGIN_REFUSING;
+        ORIGIN_REFUSING,
+        /** A gateway's whole JVM stopped ({@code SIGSTOP}), then let go on; gateways in processes only. */
+        GATEWAY_PAUSED;
 
         static final Set<Kind> ALL = EnumSet.allOf(Kind.class);
+
+        static final Set<Kind> IN_THIS_JVM = EnumSet.complementOf(EnumSet.of(GATEWAY_PAUSED));
 
         static final Set<Kind> NONE = EnumSet.noneOf(Kind.class);
 
@@ -40,7 +44,7 @@ final class FaultSchedule implements AutoCloseable {
         static final Set<Kind> ORIGIN = EnumSet.of(ORIGIN_SLOW, ORIGIN_FAILING, ORIGIN_REFUSING);
     }
 
-    /** One fault the seed chose: after how long a pause, to which memcached server, and for how long. */
+    /** One fault the seed chose: after how long a pause, to which memcached server or gateway, and for how long. */
     record Planned(Kind kind, int node, int afterMillis, int forMillis) {
     }
 
@@ -52,6 +56,8 @@ final class FaultSchedule implements AutoCloseable {
 
     private final VersionedOrigin origin;
 
+    private final List<GatewayProcess> gateways;
+
     private final Duration slowBy;
 
     private final Thread injecting;
@@ -62,12 +68,15 @@ final class FaultSchedule implements AutoCloseable {
     /**
      * @param slowBy how long a slow origin takes to answer
      */
-    FaultSchedule(long seed, Set<Kind> kinds, History history, MemcachedNodes memcached, VersionedOrigin origin,
-            Duration slowBy) {
-        this.plan = plan(new Random(seed ^ 0x5DEECE66DL), List.copyOf(kinds), memcached.size());
+    FaultSchedule(long seed, Set<Kind> kinds, History history, TwoGateways setup, Duration slowBy) {
+        this.memcached = setup.memcached;
+        this.origin = setup.origin;
+        this.gateways = setup.processes;
+        // A gateway in this JVM cannot be stopped alone.
+        List<Kind> possible = kinds.stream().filter(kind -> kind != Kind.GATEWAY_PAUSED || !gateways.isEmpty())
+                .toList();
+        this.plan = plan(new Random(seed ^ 0x5DEECE66DL), possible, Math.max(memcached.size(), gateways.size()));
         this.history = history;
-        this.memcached = memcached;
-        this.origin = origin;
         this.slowBy = slowBy;
         this.injecting = new Thread(this::inject, "fault-schedule");
     }
@@ -105,8 +114,9 @@ final class FaultSchedule implements AutoCloseable {
 
     private void begin(Planned fault) {
         switch (fault.kind()) {
-            case MEMCACHED_PAUSED -> memcached.pause(fault.node());
-            case MEMCACHED_KILLED -> memcached.kill(fault.node());
+            case MEMCACHED_PAUSED -> memcached.pause(fault.node() % memcached.size());
+            case MEMCACHED_KILLED -> memcached.kill(fault.node() % memcached.size());
+            case GATEWAY_PAUSED -> gateways.get(fault.node() % gateways.size()).pause();
             case ORIGIN_SLOW -> origin.answer(VersionedOrigin.Mode.SLOW, slowBy);
             case ORIGIN_FAILING -> origin.answer(VersionedOrigin.Mode.FAILING, Duration.ZERO);
             case ORIGIN_REFUSING -> origin.refuse();
@@ -115,7 +125,8 @@ final class FaultSchedule implements AutoCloseable {
 
     private void end(Planned fault) {
         switch (fault.kind()) {
-            case MEMCACHED_PAUSED, MEMCACHED_KILLED -> memcached.heal(fault.node());
+            case MEMCACHED_PAUSED, MEMCACHED_KILLED -> memcached.heal(fault.node() % memcached.size());
+            case GATEWAY_PAUSED -> gateways.get(fault.node() % gateways.size()).resume();
             case ORIGIN_SLOW, ORIGIN_FAILING -> origin.answer(VersionedOrigin.Mode.WELL, Duration.ZERO);
             case ORIGIN_REFUSING -> origin.reopen();
         }

@@ -17,12 +17,12 @@ class HistoryCheckerPoolTests {
     static TwoGateways setup;
 
     @BeforeAll
-    static void startWarmGateways() {
-        setup = new TwoGateways(3);
+    static void startWarmGateways() throws Exception {
+        setup = new TwoGateways(3, false);
     }
 
     @AfterAll
-    static void stopGateways() {
+    static void stopGateways() throws Exception {
         setup.close();
     }
 

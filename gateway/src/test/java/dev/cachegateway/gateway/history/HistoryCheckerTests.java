@@ -26,12 +26,13 @@ class HistoryCheckerTests {
     static TwoGateways setup;
 
     @BeforeAll
-    static void startWarmGateways() {
-        setup = new TwoGateways(1);
+    static void startWarmGateways() throws Exception {
+        // scripts/history-soak.sh runs the gateways in processes of their own when asked, so that one can be paused.
+        setup = new TwoGateways(1, Boolean.getBoolean("history.processes"));
     }
 
     @AfterAll
-    static void stopGateways() {
+    static void stopGateways() throws Exception {
         setup.close();
     }
 
@@ -60,18 +61,20 @@ class HistoryCheckerTests {
     static void check(TwoGateways setup, Case run) throws Exception {
         setup.quiet();
         History history = new History();
-        try (FaultSchedule faults = new FaultSchedule(run.seed(), run.faults(), history, setup.memcached,
-                setup.origin, TwoGateways.LOCK_TIMEOUT.plusMillis(500)).start()) {
+        try (FaultSchedule faults = new FaultSchedule(run.seed(), run.faults(), history, setup,
+                TwoGateways.LOCK_TIMEOUT.plusMillis(500)).start()) {
             setup.driver().run(history, run.seed(), TwoGateways.CLIENTS, HistoryCases.REQUESTS_EACH);
         }
 
         HistoryChecks checks = new HistoryChecks(history, setup.origin.calls());
         Map<Kind, Long> injected = history.faults().stream()
                 .collect(Collectors.groupingBy(History.Fault::kind, TreeMap::new, Collectors.counting()));
-        System.out.printf("HistoryCheckerTests: %s on %d memcached, %d requests (%d cancelled, %d errors a fault"
-                + " excused), %d origin calls, repeated calls of the documented cases %s, faults %s%n", run,
-                setup.memcached.size(), history.requests().size(), checks.cancelled(), checks.answeredWithAFault(),
-                setup.origin.calls().size(), checks.excusedOriginCalls(), injected);
+        String on = setup.memcached.size() + " memcached"
+                + (setup.processes.isEmpty() ? "" : ", gateways in processes");
+        System.out.printf("HistoryCheckerTests: %s on %s, %d requests (%d cancelled, %d errors a fault excused), %d"
+                + " origin calls, repeated calls of the documented cases %s, faults %s%n", run, on,
+                history.requests().size(), checks.cancelled(), checks.answeredWithAFault(), setup.origin.calls().size(),
+                checks.excusedOriginCalls(), injected);
         SoftAssertions.assertSoftly(rules -> {
             rules.assertThat(checks.unanswered(HistoryDriver.REQUEST_BOUND)).as("%s: liveness", run).isEmpty();
             rules.assertThat(checks.olderThanAFinishedWrite()).as("%s: a write wins", run).isEmpty();

@@ -50,6 +50,9 @@ import dev.cachegateway.gateway.history.VersionedOrigin.Call;
  * replica go themselves once the lock timeout passes (request-flow.md, misses that arrive together).</li>
  * <li>origin failing (503) or refusing connections: a 502, 503 or 504 answer to a request that overlapped it
  * (the origin's error passed on, or the gateway's 502); nothing else, since an error is never stored or shared.</li>
+ * <li>a gateway paused ({@code SIGSTOP}, gateways in processes only): a repeated origin call when the pause overlaps
+ * the time from the first call's request to the second ({@link Excuse#GATEWAY_PAUSED}): a paused replica that holds
+ * a key's lock blocks it no longer than the lock timeout, and then another replica asks the origin itself.</li>
  * </ul>
  */
 final class HistoryChecks {

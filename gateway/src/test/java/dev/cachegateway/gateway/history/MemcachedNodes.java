@@ -1,8 +1,6 @@
 package dev.cachegateway.gateway.history;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -29,7 +27,7 @@ final class MemcachedNodes implements AutoCloseable {
 
     MemcachedNodes(int count) {
         for (int i = 0; i < count; i++) {
-            int port = freePort();
+            int port = FreePort.next();
             GenericContainer<?> node = MemcachedContainer.create()
                     .withCreateContainerCmdModifier(cmd -> cmd.getHostConfig().withPortBindings(
                             new PortBinding(Ports.Binding.bindPort(port), ExposedPort.tcp(MemcachedContainer.PORT))));
@@ -97,15 +95,6 @@ final class MemcachedNodes implements AutoCloseable {
 
     private String id(int node) {
         return containers.get(node).getContainerId();
-    }
-
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
-        catch (IOException ex) {
-            throw new UncheckedIOException(ex);
-        }
     }
 
     @Override

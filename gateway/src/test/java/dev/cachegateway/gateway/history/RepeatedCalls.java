@@ -23,7 +23,7 @@ final class RepeatedCalls {
 
     /** Why a repeated call is expected, in the order they are tried. */
     enum Excuse {
-        WRITE, VARIANT, PURGE, EXPIRED, MEMCACHED_FAULT, ORIGIN_SLOW,
+        WRITE, VARIANT, PURGE, EXPIRED, MEMCACHED_FAULT, ORIGIN_SLOW, GATEWAY_PAUSED,
         /** Until a lead whose client left goes on to store its answer; remove it then. */
         LEAD_CANCELLED
     }
@@ -105,6 +105,10 @@ final class RepeatedCalls {
         if (again.startedAt() <= first.answeredAt() + SLOW_SLACK && faults.stream().anyMatch(
                 f -> f.kind() == FaultSchedule.Kind.ORIGIN_SLOW && f.overlaps(first.startedAt(), first.answeredAt()))) {
             return Excuse.ORIGIN_SLOW;
+        }
+        if (faults.stream().anyMatch(f -> f.kind() == FaultSchedule.Kind.GATEWAY_PAUSED
+                && f.overlaps(firstAsked, again.startedAt()))) {
+            return Excuse.GATEWAY_PAUSED;
         }
         // The gateway learns that a client left when it next reads or writes its connection: the lead's call may
         // begin a little after the client gave up.

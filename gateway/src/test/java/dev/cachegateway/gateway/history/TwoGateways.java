@@ -3,10 +3,12 @@ package dev.cachegateway.gateway.history;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,7 +21,8 @@ import org.springframework.context.ConfigurableApplicationContext;
 
 /**
  * What a history runs against: two gateways, warm, on a pool of memcached servers, in front of a versioned origin;
- * and what it takes to start each history from a quiet state and to see that one left nothing behind.
+ * and what it takes to start each history from a quiet state and to see that one left nothing behind. The gateways
+ * run in this JVM, or each in a JVM of its own ({@link GatewayProcess}), which a fault can stop as a whole.
  */
 final class TwoGateways implements AutoCloseable {
 
@@ -33,20 +36,38 @@ final class TwoGateways implements AutoCloseable {
 
     private final List<ConfigurableApplicationContext> gateways = new ArrayList<>();
 
-    TwoGateways(int memcachedServers) {
+    final List<GatewayProcess> processes = new ArrayList<>();
+
+    private final List<String> uris = new ArrayList<>();
+
+    private final List<String> managements = new ArrayList<>();
+
+    TwoGateways(int memcachedServers, boolean inProcesses) throws IOException {
         memcached = new MemcachedNodes(memcachedServers);
+        String[] settings = {"--memcached.cache.lock-timeout=" + LOCK_TIMEOUT.toMillis() + "ms",
+                "--memcached.max-reconnect-delay=1s"};
         for (int i = 0; i < 2; i++) {
-            gateways.add(GatewayReplicas.start(memcached.servers(), origin.uri(),
-                    "--memcached.cache.lock-timeout=" + LOCK_TIMEOUT.toMillis() + "ms",
-                    "--memcached.max-reconnect-delay=1s"));
+            if (inProcesses) {
+                GatewayProcess gateway = new GatewayProcess(memcached.servers(), origin.uri(),
+                        Files.createTempFile("history-gateway-" + i + "-", ".log"), settings);
+                processes.add(gateway);
+                uris.add(gateway.uri());
+                managements.add(gateway.managementUri());
+            }
+            else {
+                ConfigurableApplicationContext gateway = GatewayReplicas.start(memcached.servers(), origin.uri(),
+                        settings);
+                gateways.add(gateway);
+                uris.add(GatewayReplicas.uri(gateway, ""));
+                managements.add(GatewayReplicas.managementUri(gateway));
+            }
         }
         // Warm, so that a cold JVM's slow first requests are not what the rules judge.
         driver().run(0, CLIENTS, 20);
     }
 
     HistoryDriver driver() {
-        return new HistoryDriver(gateways.stream().map(gateway -> GatewayReplicas.uri(gateway, "")).toList(),
-                gateways.stream().map(GatewayReplicas::managementUri).toList());
+        return new HistoryDriver(uris, managements);
     }
 
     /**
@@ -57,11 +78,11 @@ final class TwoGateways implements AutoCloseable {
     void quiet() throws Exception {
         HttpClient http = HttpClient.newHttpClient();
         await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> {
-            for (ConfigurableApplicationContext gateway : gateways) {
-                http.send(HttpRequest.newBuilder(URI.create(GatewayReplicas.uri(gateway, "/api/v1/comments/probe")))
-                        .build(), HttpResponse.BodyHandlers.discarding());
+            for (int i = 0; i < uris.size(); i++) {
+                http.send(HttpRequest.newBuilder(URI.create(uris.get(i) + "/api/v1/comments/probe")).build(),
+                        HttpResponse.BodyHandlers.discarding());
                 HttpResponse<String> health = http.send(HttpRequest.newBuilder(
-                        URI.create(GatewayReplicas.managementUri(gateway) + "/actuator/health/memcached")).build(),
+                        URI.create(managements.get(i) + "/actuator/health/memcached")).build(),
                         HttpResponse.BodyHandlers.ofString());
                 assertThat(health.body()).as("memcached as a gateway sees it").contains("\"UP\"")
                         .doesNotContain("OPEN", "\"connected\":false");
@@ -71,7 +92,10 @@ final class TwoGateways implements AutoCloseable {
         origin.reset();
     }
 
-    /** Quiet for the lock timeout and a few seconds: no lock in memcached, no lead in flight in either gateway. */
+    /**
+     * Quiet for the lock timeout and a few seconds: no lock in memcached, no lead in flight in either gateway (of
+     * gateways in this JVM; of processes, the locks alone tell).
+     */
     void assertNothingLeftOver(Object run) {
         await().atMost(LOCK_TIMEOUT.plusSeconds(5)).untilAsserted(() -> {
             assertThat(memcached.keys()).as("%s: locks left", run).noneMatch(key -> key.endsWith(ReplicaLocks.SUFFIX));
@@ -81,8 +105,11 @@ final class TwoGateways implements AutoCloseable {
     }
 
     @Override
-    public void close() {
+    public void close() throws InterruptedException {
         gateways.forEach(ConfigurableApplicationContext::close);
+        for (GatewayProcess process : processes) {
+            process.close();
+        }
         origin.close();
         memcached.close();
     }
