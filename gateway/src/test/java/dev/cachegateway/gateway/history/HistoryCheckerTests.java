@@ -63,7 +63,7 @@ class HistoryCheckerTests {
         History history = new History();
         try (FaultSchedule faults = new FaultSchedule(run.seed(), run.faults(), history, setup,
                 TwoGateways.LOCK_TIMEOUT.plusMillis(500)).start()) {
-            setup.driver().run(history, run.seed(), TwoGateways.CLIENTS, HistoryCases.REQUESTS_EACH);
+            setup.driver().run(history, run.seed(), TwoGateways.CLIENTS, run.requestsEach());
         }
 
         HistoryChecks checks = new HistoryChecks(history, setup.origin.calls());

@@ -49,7 +49,9 @@ import dev.cachegateway.gateway.history.VersionedOrigin.Call;
  * was answered, or within a second of it ({@link Excuse#ORIGIN_SLOW}): the requests waiting on it and the other
  * replica go themselves once the lock timeout passes (request-flow.md, misses that arrive together).</li>
  * <li>origin failing (503) or refusing connections: a 502, 503 or 504 answer to a request that overlapped it
- * (the origin's error passed on, or the gateway's 502); nothing else, since an error is never stored or shared.</li>
+ * (the origin's error passed on, or the gateway's 502); and a repeated origin call that began during it or within
+ * the lock timeout after it ({@link Excuse#ORIGIN_ERROR}): an error is never shared, so each request that waited
+ * for a lead that got one asks the origin itself (request-flow.md), which may answer again by then.</li>
  * <li>a gateway paused ({@code SIGSTOP}, gateways in processes only): a repeated origin call when the pause overlaps
  * the time from the first call's request to the second ({@link Excuse#GATEWAY_PAUSED}): a paused replica that holds
  * a key's lock blocks it no longer than the lock timeout, and then another replica asks the origin itself.</li>

@@ -3,10 +3,12 @@ package dev.cachegateway.gateway.history;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
@@ -23,7 +25,7 @@ final class RepeatedCalls {
 
     /** Why a repeated call is expected, in the order they are tried. */
     enum Excuse {
-        WRITE, VARIANT, PURGE, EXPIRED, MEMCACHED_FAULT, ORIGIN_SLOW, GATEWAY_PAUSED,
+        WRITE, VARIANT, PURGE, EXPIRED, MEMCACHED_FAULT, ORIGIN_SLOW, ORIGIN_ERROR, GATEWAY_PAUSED,
         /** Until a lead whose client left goes on to store its answer; remove it then. */
         LEAD_CANCELLED
     }
@@ -41,6 +43,11 @@ final class RepeatedCalls {
 
     /** How long after a memcached fault the gateways may still go without it: breakers open, reconnecting. */
     static final long MEMCACHED_RECOVERY = Duration.ofSeconds(5).toNanos();
+
+    private static final long LOCK_TIMEOUT = TwoGateways.LOCK_TIMEOUT.toNanos();
+
+    private static final Set<FaultSchedule.Kind> ORIGIN_DOWN = EnumSet.of(FaultSchedule.Kind.ORIGIN_FAILING,
+            FaultSchedule.Kind.ORIGIN_REFUSING);
 
     // A request that waited out the lock timeout on a slow call may reach the origin just after that call ended.
     private static final long SLOW_SLACK = Duration.ofSeconds(1).toNanos();
@@ -105,6 +112,12 @@ final class RepeatedCalls {
         if (again.startedAt() <= first.answeredAt() + SLOW_SLACK && faults.stream().anyMatch(
                 f -> f.kind() == FaultSchedule.Kind.ORIGIN_SLOW && f.overlaps(first.startedAt(), first.answeredAt()))) {
             return Excuse.ORIGIN_SLOW;
+        }
+        // The waiters of a lead whose answer was an error may not share it: each asks the origin, which may be
+        // back by then. They waited at most the lock timeout.
+        if (faults.stream().anyMatch(f -> ORIGIN_DOWN.contains(f.kind())
+                && f.overlaps(again.startedAt() - LOCK_TIMEOUT, again.startedAt()))) {
+            return Excuse.ORIGIN_ERROR;
         }
         if (faults.stream().anyMatch(f -> f.kind() == FaultSchedule.Kind.GATEWAY_PAUSED
                 && f.overlaps(firstAsked, again.startedAt()))) {
