@@ -11,7 +11,8 @@
 #
 # ROUND_SEEDS (default 10) and REQUESTS_EACH (requests per client per seed, default 200) size a round;
 # HISTORY_FAULTS the faults random seeds inject (default all; a comma-separated list of FaultSchedule's kinds, or
-# none); OPEN_BUGS=false leaves out the cases of open gateway bugs; MAVEN_ARGS more arguments for Maven (-o offline).
+# none); PROCESSES=true runs each gateway in a JVM of its own, so that a fault may pause one whole (SIGSTOP);
+# OPEN_BUGS=false leaves out the cases of open gateway bugs; MAVEN_ARGS more arguments for Maven (-o offline).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=scripts/common.sh
@@ -22,6 +23,7 @@ round_seeds=${ROUND_SEEDS:-10}
 requests_each=${REQUESTS_EACH:-200}
 faults=${HISTORY_FAULTS:-all}
 open_bugs=${OPEN_BUGS:-true}
+processes=${PROCESSES:-false}
 reports=gateway/target/surefire-reports
 soak=$root/gateway/target/soak
 rm -rf "$soak" && mkdir -p "$soak"
@@ -29,11 +31,13 @@ deadline=$((SECONDS + minutes * 60))
 rounds=0 failed=0
 while [ "$SECONDS" -lt "$deadline" ]; do
     rounds=$((rounds + 1))
-    log "round $rounds: $round_seeds random seeds of $requests_each requests per client, faults $faults"
+    log "round $rounds: $round_seeds random seeds of $requests_each requests per client, faults $faults," \
+        "gateways in processes: $processes"
     # shellcheck disable=SC2086 # MAVEN_ARGS is a list of arguments
     if ./mvnw -B -q ${MAVEN_ARGS:-} test -pl gateway -Dtest='HistoryChecker*Tests' \
         -Dsurefire.failIfNoSpecifiedTests=false -Dhistory.randomSeeds="$round_seeds" \
         -Dhistory.requestsEach="$requests_each" -Dhistory.faults="$faults" -Dhistory.openBugs="$open_bugs" \
+        -Dhistory.processes="$processes" \
         >"$soak/round-$rounds.log" 2>&1; then
         grep -h 'HistoryCheckerTests: seed' "$soak/round-$rounds.log" >>"$soak/histories.txt" || true
         rm "$soak/round-$rounds.log"
