@@ -25,6 +25,19 @@ final class History {
             return method.equals("GET");
         }
 
+        boolean isWrite() {
+            return method.equals("PUT");
+        }
+
+        boolean isPurge() {
+            return method.equals(PURGE);
+        }
+
+        /** Given up on by its client, on purpose: no answer is expected. */
+        boolean cancelled() {
+            return failure != null && failure.startsWith(CANCELLED);
+        }
+
         /** A field of the origin's JSON answer, or null: path, version, serial or language. */
         @Nullable String field(String name) {
             if (body == null) {
@@ -53,10 +66,39 @@ final class History {
         }
     }
 
+    /** The method a purge through a gateway's invalidation endpoint is recorded under. */
+    static final String PURGE = "PURGE";
+
+    /** How the failure of a request its client gave up on begins. */
+    static final String CANCELLED = "cancelled";
+
+    /** A fault injected during the run, from when it began to when it was healed; times as a request's. */
+    record Fault(FaultSchedule.Kind kind, long startedAt, long endedAt) {
+
+        boolean overlaps(long from, long to) {
+            return startedAt <= to && from <= endedAt;
+        }
+
+        @Override
+        public String toString() {
+            return String.format("%s [%.1f..%.1f ms]", kind, startedAt / 1e6 % 1e6, endedAt / 1e6 % 1e6);
+        }
+    }
+
     private final List<Request> requests = new CopyOnWriteArrayList<>();
+
+    private final List<Fault> faults = new CopyOnWriteArrayList<>();
 
     void add(Request request) {
         requests.add(request);
+    }
+
+    void add(Fault fault) {
+        faults.add(fault);
+    }
+
+    List<Fault> faults() {
+        return List.copyOf(faults);
     }
 
     List<Request> requests() {

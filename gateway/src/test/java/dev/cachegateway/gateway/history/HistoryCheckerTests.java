@@ -1,112 +1,87 @@
 package dev.cachegateway.gateway.history;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
-
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.stream.LongStream;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
-import dev.cachegateway.gateway.cache.miss.InFlightRequests;
-import dev.cachegateway.gateway.cache.miss.ReplicaLocks;
-import dev.cachegateway.gateway.support.GatewayReplicas;
-import dev.cachegateway.gateway.support.MemcachedContainer;
-import dev.cachegateway.gateway.support.MemcachedTextClient;
+import dev.cachegateway.gateway.history.FaultSchedule.Kind;
+import dev.cachegateway.gateway.history.HistoryCases.Case;
+import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.testcontainers.containers.GenericContainer;
-import org.testcontainers.junit.jupiter.Container;
-import org.testcontainers.junit.jupiter.Testcontainers;
-
-import org.springframework.context.ConfigurableApplicationContext;
 
 /**
- * The history checker: two gateways on one memcached, in front of an origin whose answers carry versions, driven by
- * a seeded mix of reads and writes from concurrent clients; then every rule of {@link HistoryChecks} over what the
- * clients saw and the origin answered, and nothing left over once the run has been quiet. A violation names the seed
- * and the slice of the history that shows it. A fixed set of seeds runs every time, and one random seed, printed.
+ * The history checker: two gateways on memcached, in front of an origin whose answers carry versions, driven by a
+ * seeded mix of reads, writes and purges from concurrent clients, with seeded faults injected as it runs; then every
+ * rule of {@link HistoryChecks} over what the clients saw and the origin answered, and nothing left over once the run
+ * has been quiet. A violation names the seed and the slice of the history that shows it. The fixed cases of
+ * {@link HistoryCases} run every time, and one random seed with faults, printed.
  */
-@Testcontainers
 class HistoryCheckerTests {
 
-    static final int CLIENTS = 8;
-
-    // scripts/history-soak.sh asks for more, and for longer histories.
-    static final int RANDOM_SEEDS = Integer.getInteger("history.randomSeeds", 1);
-
-    static final int REQUESTS_EACH = Integer.getInteger("history.requestsEach", 60);
-
-    static final Duration LOCK_TIMEOUT = Duration.ofSeconds(2);
-
-    @Container
-    static final GenericContainer<?> memcached = MemcachedContainer.create();
-
-    static final VersionedOrigin origin = new VersionedOrigin();
-
-    static final List<ConfigurableApplicationContext> gateways = new ArrayList<>();
+    static TwoGateways setup;
 
     @BeforeAll
-    static void startWarmGateways() {
-        for (int i = 0; i < 2; i++) {
-            gateways.add(GatewayReplicas.start(memcached, origin.uri(),
-                    "--memcached.cache.lock-timeout=" + LOCK_TIMEOUT.toMillis() + "ms"));
-        }
-        // Warm, so that a cold JVM's slow first requests are not what the rules judge.
-        new HistoryDriver(uris()).run(0, CLIENTS, 20);
+    static void startWarmGateways() throws Exception {
+        // scripts/history-soak.sh runs the gateways in processes of their own when asked, so that one can be paused.
+        setup = new TwoGateways(1, Boolean.getBoolean("history.processes"));
     }
 
     @AfterAll
-    static void stopGateways() {
-        gateways.forEach(ConfigurableApplicationContext::close);
-        origin.close();
+    static void stopGateways() throws Exception {
+        setup.close();
     }
 
-    static Stream<Long> seeds() {
-        long[] random = ThreadLocalRandom.current().longs(RANDOM_SEEDS, 1, Long.MAX_VALUE).toArray();
-        System.out.println("HistoryCheckerTests: the random seeds of this run are " + Arrays.toString(random));
-        return LongStream.concat(LongStream.of(1, 2, 3), LongStream.of(random)).boxed();
+    static Stream<Case> cases() {
+        return HistoryCases.withRandom(HistoryCases.FIXED, "HistoryCheckerTests");
     }
 
-    @ParameterizedTest(name = "seed {0}")
-    @MethodSource("seeds")
-    void keepsEveryRuleOverASeededHistory(long seed) throws Exception {
-        try (MemcachedTextClient raw = MemcachedContainer.textClient(memcached)) {
-            raw.flushAll();
+    static Stream<Case> openBugs() {
+        return HistoryCases.OPEN_GATEWAY_BUGS.stream();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("cases")
+    void keepsEveryRuleOverASeededHistory(Case run) throws Exception {
+        check(setup, run);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("openBugs")
+    @EnabledIfSystemProperty(named = "history.openBugs", matches = "true")
+    void keepsEveryRuleWhereTheGatewayFailedBefore(Case run) throws Exception {
+        check(setup, run);
+    }
+
+    /** Runs the case's history against {@code setup}, with its faults, and asserts every rule over it. */
+    static void check(TwoGateways setup, Case run) throws Exception {
+        setup.quiet();
+        History history = new History();
+        try (FaultSchedule faults = new FaultSchedule(run.seed(), run.faults(), history, setup,
+                TwoGateways.LOCK_TIMEOUT.plusMillis(500)).start()) {
+            setup.driver().run(history, run.seed(), TwoGateways.CLIENTS, run.requestsEach());
         }
-        origin.reset();
 
-        History history = new HistoryDriver(uris()).run(seed, CLIENTS, REQUESTS_EACH);
-
-        HistoryChecks checks = new HistoryChecks(history, origin.calls());
-        System.out.printf("HistoryCheckerTests: seed %d, %d requests, %d origin calls, %d repeated calls of the"
-                + " documented cases%n", seed, history.requests().size(), origin.calls().size(),
-                checks.excusedOriginCalls().size());
-        assertThat(checks.unanswered(HistoryDriver.REQUEST_BOUND)).as("seed %d: liveness", seed).isEmpty();
-        assertThat(checks.olderThanAFinishedWrite()).as("seed %d: a write wins", seed).isEmpty();
-        assertThat(checks.crossTalk()).as("seed %d: every answer the origin's", seed).isEmpty();
-        assertThat(checks.repeatedOriginCalls()).as("seed %d: one origin call per version", seed).isEmpty();
-        assertNothingLeftOver(seed);
-    }
-
-    // Quiet for the lock timeout and a second: no lock in memcached, no lead in flight in either gateway.
-    private static void assertNothingLeftOver(long seed) {
-        await().atMost(LOCK_TIMEOUT.plusSeconds(5)).untilAsserted(() -> {
-            try (MemcachedTextClient raw = MemcachedContainer.textClient(memcached)) {
-                assertThat(raw.keys()).as("seed %d: locks left", seed)
-                        .noneMatch(key -> key.endsWith(ReplicaLocks.SUFFIX));
-            }
-            assertThat(gateways).as("seed %d: leads left in flight", seed)
-                    .allSatisfy(gateway -> assertThat(gateway.getBean(InFlightRequests.class).size()).isZero());
+        HistoryChecks checks = new HistoryChecks(history, setup.origin.calls());
+        Map<Kind, Long> injected = history.faults().stream()
+                .collect(Collectors.groupingBy(History.Fault::kind, TreeMap::new, Collectors.counting()));
+        String on = setup.memcached.size() + " memcached"
+                + (setup.processes.isEmpty() ? "" : ", gateways in processes");
+        System.out.printf("HistoryCheckerTests: %s on %s, %d requests (%d cancelled, %d errors a fault excused), %d"
+                + " origin calls, repeated calls of the documented cases %s, faults %s%n", run, on,
+                history.requests().size(), checks.cancelled(), checks.answeredWithAFault(), setup.origin.calls().size(),
+                checks.excusedOriginCalls(), injected);
+        SoftAssertions.assertSoftly(rules -> {
+            rules.assertThat(checks.unanswered(HistoryDriver.REQUEST_BOUND)).as("%s: liveness", run).isEmpty();
+            rules.assertThat(checks.olderThanAFinishedWrite()).as("%s: a write wins", run).isEmpty();
+            rules.assertThat(checks.crossTalk()).as("%s: every answer the origin's", run).isEmpty();
+            rules.assertThat(checks.wrongAge()).as("%s: every age true", run).isEmpty();
+            rules.assertThat(checks.repeatedOriginCalls()).as("%s: one origin call per version", run).isEmpty();
         });
-    }
-
-    private static List<String> uris() {
-        return gateways.stream().map(gateway -> GatewayReplicas.uri(gateway, "")).toList();
+        setup.assertNothingLeftOver(run);
     }
 }

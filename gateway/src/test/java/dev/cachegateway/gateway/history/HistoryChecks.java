@@ -3,41 +3,121 @@ package dev.cachegateway.gateway.history;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.stream.Collectors;
 
+import dev.cachegateway.gateway.history.History.Fault;
 import dev.cachegateway.gateway.history.History.Request;
+import dev.cachegateway.gateway.history.RepeatedCalls.Excuse;
+import dev.cachegateway.gateway.history.RepeatedCalls.Repeat;
 import dev.cachegateway.gateway.history.VersionedOrigin.Call;
 
 /**
  * The rules a history must keep, each as a list of violations, each violation with the slice of the history that
- * shows it: every request answered within its bound; no read answered with a version older than a write that was
- * answered before the read began (explicit STALE and UPDATING answers aside); every answer one the origin gave, for
- * that resource and variant; and at most one origin call per resource, variant and version.
+ * shows it:
+ * <ul>
+ * <li>every request answered within its bound, a 200 or 304 (a purge: a 200), but those whose client gave up on
+ * purpose, which are counted;</li>
+ * <li>no read answered with a version older than a write that was answered before the read began (explicit STALE
+ * and UPDATING answers aside);</li>
+ * <li>every answer one the origin gave, for that resource and variant;</li>
+ * <li>every answer's age true to the origin's clock ({@link AgeChecks});</li>
+ * <li>at most one origin call per resource, variant and version, but for the documented cases, which are counted:
+ * {@link Excuse#WRITE} a write answered once the first call's request had arrived (that lead may predate the write,
+ * so its answer is kept out, and a request after the write does not join it); {@link Excuse#VARIANT} for an answer
+ * that varies, a second call from the other gateway (a varying answer's lock is deleted once it is stored, so a
+ * replica whose lookup missed just before that store leads again); {@link Excuse#PURGE} a purge of the resource that
+ * ended after the first call began and began before the second; and {@link Excuse#LEAD_CANCELLED} a request for the
+ * same variant, asked before the first call began, whose client gave up before the second began and no more than a
+ * second before the first began: its lead did not store its answer; {@link Excuse#EXPIRED} a second call once the
+ * first's answer had outlived its max-age (less the origin's own Age, and a second for rounding).</li>
+ * </ul>
+ * What each {@link FaultSchedule.Kind fault} excuses, while it is on (from its injection to its healing), and no other
+ * rule: liveness (answered within the bound, none lost), a write wins and no cross-talk hold through every fault.
+ * <ul>
+ * <li>memcached paused or killed (any server of the pool, since which one holds a key is the pool's business): a
+ * repeated origin call ({@link Excuse#MEMCACHED_FAULT}) when the fault, or the {@link RepeatedCalls#MEMCACHED_RECOVERY
+ * five seconds} after it while breakers stay open and connections come back, overlaps the time from the first call's
+ * request to the second call (a lookup or store failed, or a killed server lost the item: failures.md, the gateway
+ * goes to the origin); and a purge answered 503 (memcached unavailable) then.</li>
+ * <li>origin slow (answers delayed beyond the lock timeout): a second call that began before the slow first call
+ * was answered, or within a second of it ({@link Excuse#ORIGIN_SLOW}): the requests waiting on it and the other
+ * replica go themselves once the lock timeout passes (request-flow.md, misses that arrive together).</li>
+ * <li>origin failing (503) or refusing connections: a 502, 503 or 504 answer to a request that overlapped it
+ * (the origin's error passed on, or the gateway's 502); and a repeated origin call that began during it or within
+ * the lock timeout after it ({@link Excuse#ORIGIN_ERROR}): an error is never shared, so each request that waited
+ * for a lead that got one asks the origin itself (request-flow.md), which may answer again by then.</li>
+ * <li>a gateway paused ({@code SIGSTOP}, gateways in processes only): a repeated origin call when the pause overlaps
+ * the time from the first call's request to the second ({@link Excuse#GATEWAY_PAUSED}): a paused replica that holds
+ * a key's lock blocks it no longer than the lock timeout, and then another replica asks the origin itself.</li>
+ * </ul>
  */
 final class HistoryChecks {
 
     private static final Set<String> DECLARED_STALE = Set.of("STALE", "UPDATING");
 
+    private static final Set<FaultSchedule.Kind> ORIGIN_DOWN = EnumSet.of(FaultSchedule.Kind.ORIGIN_FAILING,
+            FaultSchedule.Kind.ORIGIN_REFUSING);
+
+    // The origin's own 503, or the gateway's 502 for an origin it cannot reach.
+    private static final Set<Integer> BAD_ORIGIN = Set.of(502, 503, 504);
+
     private final List<Request> requests;
 
     private final List<Call> calls;
 
+    private final List<Fault> faults;
+
+    private final HistorySlices slices;
+
+    private final List<Repeat> repeats;
+
     HistoryChecks(History history, List<Call> calls) {
         this.requests = history.requests().stream().sorted(Comparator.comparingLong(Request::startedAt)).toList();
         this.calls = calls;
+        this.faults = history.faults();
+        this.slices = new HistorySlices(requests, faults);
+        this.repeats = new RepeatedCalls(requests, calls, faults, slices).all();
     }
 
     /** Requests that failed, got an unexpected status, or took longer than {@code bound}. */
     List<String> unanswered(Duration bound) {
-        return requests.stream()
-                .filter(r -> r.failure() != null || (r.status() != 200 && r.status() != 304)
-                        || r.endedAt() - r.startedAt() > bound.toNanos())
-                .map(r -> "not answered within " + bound + ": " + r).toList();
+        return requests.stream().filter(r -> !r.cancelled())
+                .filter(r -> r.failure() != null || r.endedAt() - r.startedAt() > bound.toNanos()
+                        || !(expected(r) || failedByFault(r)))
+                .map(r -> "not answered within " + bound + ": " + r + slices.around(r)).toList();
+    }
+
+    /** How many answers a fault excused: an error from the origin, or a purge that memcached could not take. */
+    long answeredWithAFault() {
+        return requests.stream().filter(r -> r.failure() == null && !expected(r) && failedByFault(r)).count();
+    }
+
+    private boolean failedByFault(Request request) {
+        if (request.isPurge()) {
+            return request.status() == 503 && during(FaultSchedule.Kind.MEMCACHED, request,
+                    RepeatedCalls.MEMCACHED_RECOVERY);
+        }
+        return BAD_ORIGIN.contains(request.status()) && during(ORIGIN_DOWN, request, 0);
+    }
+
+    private boolean during(Set<FaultSchedule.Kind> kinds, Request request, long after) {
+        return faults.stream().anyMatch(f -> kinds.contains(f.kind())
+                && f.overlaps(request.startedAt() - after, request.endedAt()));
+    }
+
+    /** How many requests their clients gave up on. */
+    long cancelled() {
+        return requests.stream().filter(Request::cancelled).count();
+    }
+
+    private static boolean expected(Request request) {
+        return request.isPurge() ? request.status() == 200 : request.status() == 200 || request.status() == 304;
     }
 
     /** Reads answered with a version older than a write to the same resource that was answered before they began. */
@@ -49,13 +129,14 @@ final class HistoryChecks {
             }
             Request latest = null;
             for (Request write : requests) {
-                if (!write.isRead() && write.originPath().equals(read.originPath()) && write.status() == 200
+                if (write.isWrite() && write.originPath().equals(read.originPath()) && write.status() == 200
                         && write.endedAt() < read.startedAt() && (latest == null || write.version() > latest.version())) {
                     latest = write;
                 }
             }
             if (latest != null && read.version() < latest.version()) {
-                violations.add("read older than a finished write: " + read + " after " + latest + slice(read));
+                violations.add("read older than a finished write: " + read + " after " + latest
+                        + slices.around(read));
             }
         }
         return violations;
@@ -63,8 +144,7 @@ final class HistoryChecks {
 
     /** Answers that the origin never gave for that resource and variant. */
     List<String> crossTalk() {
-        Map<String, Call> bySerial = calls.stream().filter(call -> call.method().equals("GET"))
-                .collect(Collectors.toMap(call -> Long.toString(call.serial()), call -> call));
+        Map<String, Call> bySerial = bySerial();
         List<String> violations = new ArrayList<>();
         for (Request read : requests) {
             if (!read.isRead() || read.status() != 200) {
@@ -81,71 +161,24 @@ final class HistoryChecks {
         return violations;
     }
 
-    /**
-     * Origin calls beyond the first for one resource, variant and version that no documented case excuses. The
-     * excused ones are counted in {@link #excusedOriginCalls}: after a write answered once the first call's request
-     * had arrived (that lead may predate the write, so its answer is kept out, and a request after the write does
-     * not join it), and, for an answer that varies, a second call from the other gateway (a varying answer's lock is
-     * deleted once it is stored, so a replica whose lookup missed just before that store leads again).
-     */
+    /** Answers whose Age or freshness the origin's clock contradicts: {@link AgeChecks}. */
+    List<String> wrongAge() {
+        return new AgeChecks(requests, bySerial(), slices).violations();
+    }
+
+    private Map<String, Call> bySerial() {
+        return calls.stream().filter(call -> call.method().equals("GET"))
+                .collect(Collectors.toMap(call -> Long.toString(call.serial()), call -> call));
+    }
+
+    /** Origin calls beyond the first for one resource, variant and version that no documented case excuses. */
     List<String> repeatedOriginCalls() {
-        return originCalls(false);
+        return repeats.stream().filter(repeat -> repeat.excuse() == null).map(Repeat::toString).toList();
     }
 
-    /** The repeated origin calls that a documented case excuses. */
-    List<String> excusedOriginCalls() {
-        return originCalls(true);
-    }
-
-    private List<String> originCalls(boolean excused) {
-        Map<String, List<Call>> byVersion = calls.stream().filter(call -> call.method().equals("GET"))
-                .sorted(Comparator.comparingLong(Call::startedAt))
-                .collect(Collectors.groupingBy(call -> call.path() + " " + call.language() + " v" + call.version()));
-        List<String> found = new ArrayList<>();
-        byVersion.forEach((what, sameVersion) -> {
-            for (int i = 1; i < sameVersion.size(); i++) {
-                Call first = sameVersion.get(0);
-                Call again = sameVersion.get(i);
-                Optional<Request> lead = leaderOf(first);
-                // Two calls that began together may have been asked in either order: the earlier lead counts.
-                long firstAsked = Math.min(lead.map(Request::startedAt).orElse(first.startedAt()),
-                        leaderOf(again).map(Request::startedAt).orElse(again.startedAt()));
-                boolean byWrite = writeBetween(first.path(), firstAsked, again.startedAt());
-                boolean byVariant = first.path().contains(VersionedOrigin.VARYING) && lead.isPresent()
-                        && leaderOf(again).map(other -> other.gateway() != lead.get().gateway()).orElse(false);
-                if ((byWrite || byVariant) == excused) {
-                    found.add(String.format("origin call %d for %s: s%d at %.1f ms, s%d at %.1f ms%s", i + 1, what,
-                            first.serial(), first.startedAt() / 1e6 % 1e6, again.serial(),
-                            again.startedAt() / 1e6 % 1e6, slice(first.path(), first.startedAt())));
-                }
-            }
-        });
-        return found;
-    }
-
-    // The first request that got this call's answer: the lead, which arrived before its call began.
-    private Optional<Request> leaderOf(Call call) {
-        return requests.stream().filter(r -> Long.toString(call.serial()).equals(r.field("serial")))
-                .min(Comparator.comparingLong(Request::startedAt));
-    }
-
-    // A write answered after the first call's request arrived, and sent before the second call began: the first
-    // call's lead may be from before it, and a request after it does not join that lead.
-    private boolean writeBetween(String path, long from, long to) {
-        return requests.stream().anyMatch(r -> !r.isRead() && r.originPath().equals(path) && r.endedAt() > from
-                && r.startedAt() < to);
-    }
-
-    // The requests for the resource, around the one that shows a violation.
-    private String slice(Request around) {
-        return requests.stream().filter(r -> r.originPath().equals(around.originPath()))
-                .filter(r -> Math.abs(r.startedAt() - around.startedAt()) < Duration.ofSeconds(2).toNanos())
-                .map(r -> "\n    " + r).collect(Collectors.joining());
-    }
-
-    private String slice(String path, long around) {
-        return requests.stream().filter(r -> r.originPath().equals(path))
-                .filter(r -> Math.abs(r.startedAt() - around) < Duration.ofSeconds(2).toNanos())
-                .map(r -> "\n    " + r).collect(Collectors.joining());
+    /** How many repeated origin calls each documented case excused. */
+    Map<Excuse, Long> excusedOriginCalls() {
+        return repeats.stream().filter(repeat -> repeat.excuse() != null)
+                .collect(Collectors.groupingBy(Repeat::excuse, TreeMap::new, Collectors.counting()));
     }
 }

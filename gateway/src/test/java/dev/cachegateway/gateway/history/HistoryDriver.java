@@ -1,9 +1,12 @@
 package dev.cachegateway.gateway.history;
 
 import java.net.URI;
+import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Random;
@@ -14,11 +17,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.cachegateway.gateway.history.History.Request;
+import dev.cachegateway.gateway.history.RequestMix.Step;
 
 /**
- * Drives a seeded, bounded mix of requests through the gateways, from a few concurrent clients: GETs of hot and
- * cold resources on the body route, GETs of two variants of resources on the whole-answer route, conditional GETs,
- * and writes, each through either gateway. The seed decides every choice; the interleaving is the machine's.
+ * Drives a seeded, bounded mix of requests ({@link RequestMix}) through the gateways, from a few concurrent clients,
+ * each request through either gateway, purges through either gateway's invalidation endpoint. The seed decides every
+ * choice; the interleaving is the machine's.
  */
 final class HistoryDriver {
 
@@ -29,16 +33,26 @@ final class HistoryDriver {
 
     private final List<String> gateways;
 
+    private final List<String> managements;
+
     private final AtomicInteger ids = new AtomicInteger();
 
-    /** @param gateways the base URIs of the gateways, as {@code http://localhost:port} */
-    HistoryDriver(List<String> gateways) {
+    /**
+     * @param gateways the base URIs of the gateways, as {@code http://localhost:port}
+     * @param managements the base URIs of their management ports, in the same order
+     */
+    HistoryDriver(List<String> gateways, List<String> managements) {
         this.gateways = List.copyOf(gateways);
+        this.managements = List.copyOf(managements);
     }
 
     /** {@code clients} clients, each sending {@code requestsEach} requests one after another; waits for all. */
     History run(long seed, int clients, int requestsEach) {
-        History history = new History();
+        return run(new History(), seed, clients, requestsEach);
+    }
+
+    /** As {@link #run(long, int, int)}, into a history that may record faults as well. */
+    History run(History history, long seed, int clients, int requestsEach) {
         ExecutorService threads = Executors.newFixedThreadPool(clients);
         try {
             CompletableFuture<?>[] running = new CompletableFuture<?>[clients];
@@ -46,7 +60,7 @@ final class HistoryDriver {
                 Random random = new Random(seed * 31 + c);
                 running[c] = CompletableFuture.runAsync(() -> {
                     for (int i = 0; i < requestsEach; i++) {
-                        history.add(send(random));
+                        history.add(send(RequestMix.next(random, gateways.size())));
                         pause(random.nextInt(4));
                     }
                 }, threads);
@@ -61,31 +75,27 @@ final class HistoryDriver {
         }
     }
 
-    private Request send(Random random) {
-        int gateway = random.nextInt(gateways.size());
-        boolean varying = random.nextInt(4) == 0;
-        // A few hot resources, shared by every client, and a longer tail of cold ones.
-        int resource = random.nextInt(3) == 0 ? random.nextInt(12) : random.nextInt(3);
-        String originPath = "/api/v1/comments/" + (varying ? "w-" : "b-") + resource;
-        String path = varying ? originPath.replace("/api/v1/", "/api/v1/whole/") : originPath;
-        String language = varying ? (random.nextBoolean() ? "en" : "fr") : null;
-        int kind = random.nextInt(20);
-        String method = kind < 3 ? "PUT" : "GET";
-        HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(gateways.get(gateway) + path))
-                .timeout(REQUEST_BOUND);
-        builder = method.equals("PUT") ? builder.PUT(HttpRequest.BodyPublishers.ofString("{}")) : builder.GET();
-        if (language != null) {
-            builder.header("Accept-Language", language);
+    private Request send(Step step) {
+        HttpRequest.Builder builder = HttpRequest.newBuilder(uriOf(step)).timeout(step.cancelAfterMillis() > 0
+                ? Duration.ofMillis(step.cancelAfterMillis()) : REQUEST_BOUND);
+        switch (step.method()) {
+            case "PUT" -> builder.PUT(HttpRequest.BodyPublishers.ofString("{}"));
+            case History.PURGE -> builder.DELETE();
+            default -> builder.GET();
         }
-        if (method.equals("GET") && kind == 3) {
+        if (step.language() != null && !step.method().equals(History.PURGE)) {
+            builder.header("Accept-Language", step.language());
+        }
+        if (step.conditional()) {
             builder.header("If-None-Match", "\"not-the-current-one\"");
         }
         int id = ids.incrementAndGet();
         long startedAt = System.nanoTime();
         try {
             HttpResponse<String> answer = client.send(builder.build(), HttpResponse.BodyHandlers.ofString());
-            return new Request(id, gateway, method, path, originPath, language, startedAt, System.nanoTime(),
-                    answer.statusCode(), answer.body(), answer.headers().firstValue("X-Cache").orElse(null),
+            return new Request(id, step.gateway(), step.method(), step.path(), step.originPath(), step.language(),
+                    startedAt, System.nanoTime(), answer.statusCode(), answer.body(),
+                    answer.headers().firstValue("X-Cache").orElse(null),
                     String.join(", ", answer.headers().allValues("Cache-Status")),
                     answer.headers().firstValue("Age").orElse(null), null);
         }
@@ -93,9 +103,21 @@ final class HistoryDriver {
             if (ex instanceof InterruptedException) {
                 Thread.currentThread().interrupt();
             }
-            return new Request(id, gateway, method, path, originPath, language, startedAt, System.nanoTime(), 0,
-                    null, null, null, null, ex.toString());
+            boolean cancelled = ex instanceof HttpTimeoutException && step.cancelAfterMillis() > 0;
+            return new Request(id, step.gateway(), step.method(), step.path(), step.originPath(), step.language(),
+                    startedAt, System.nanoTime(), 0, null, null, null, null,
+                    cancelled ? History.CANCELLED + " after " + step.cancelAfterMillis() + " ms" : ex.toString());
         }
+    }
+
+    // A purge goes to the gateway's management port: by path on the body route, by key on the whole-answer route.
+    private URI uriOf(Step step) {
+        if (!step.method().equals(History.PURGE)) {
+            return URI.create(gateways.get(step.gateway()) + step.path());
+        }
+        String management = managements.get(step.gateway()) + "/actuator/memcached";
+        return URI.create(step.path().equals(step.originPath()) ? management + step.originPath()
+                : management + "?key=" + URLEncoder.encode(step.purgedKey(), StandardCharsets.UTF_8));
     }
 
     private static void pause(int millis) {

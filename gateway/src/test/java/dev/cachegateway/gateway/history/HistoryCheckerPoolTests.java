@@ -1,0 +1,50 @@
+package dev.cachegateway.gateway.history;
+
+import java.util.stream.Stream;
+
+import dev.cachegateway.gateway.history.HistoryCases.Case;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The history checker on a pool of three memcached servers, whose keys the gateways place by Ketama, so that a
+ * killed server costs only its own keys and the lock of a key lives where the key does.
+ */
+class HistoryCheckerPoolTests {
+
+    static TwoGateways setup;
+
+    @BeforeAll
+    static void startWarmGateways() throws Exception {
+        setup = new TwoGateways(3, false);
+    }
+
+    @AfterAll
+    static void stopGateways() throws Exception {
+        setup.close();
+    }
+
+    static Stream<Case> cases() {
+        return HistoryCases.POOL.stream();
+    }
+
+    static Stream<Case> openBugs() {
+        return HistoryCases.POOL_OPEN_GATEWAY_BUGS.stream();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("cases")
+    void keepsEveryRuleOverASeededHistoryOnAPool(Case run) throws Exception {
+        HistoryCheckerTests.check(setup, run);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("openBugs")
+    @EnabledIfSystemProperty(named = "history.openBugs", matches = "true")
+    void keepsEveryRuleWhereTheGatewayFailedBeforeOnAPool(Case run) throws Exception {
+        HistoryCheckerTests.check(setup, run);
+    }
+}

@@ -1,0 +1,116 @@
+package dev.cachegateway.gateway.history;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import dev.cachegateway.gateway.cache.miss.InFlightRequests;
+import dev.cachegateway.gateway.cache.miss.ReplicaLocks;
+import dev.cachegateway.gateway.support.GatewayReplicas;
+
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * What a history runs against: two gateways, warm, on a pool of memcached servers, in front of a versioned origin;
+ * and what it takes to start each history from a quiet state and to see that one left nothing behind. The gateways
+ * run in this JVM, or each in a JVM of its own ({@link GatewayProcess}), which a fault can stop as a whole.
+ */
+final class TwoGateways implements AutoCloseable {
+
+    static final Duration LOCK_TIMEOUT = Duration.ofSeconds(2);
+
+    static final int CLIENTS = 8;
+
+    final MemcachedNodes memcached;
+
+    final VersionedOrigin origin = new VersionedOrigin();
+
+    private final List<ConfigurableApplicationContext> gateways = new ArrayList<>();
+
+    final List<GatewayProcess> processes = new ArrayList<>();
+
+    private final List<String> uris = new ArrayList<>();
+
+    private final List<String> managements = new ArrayList<>();
+
+    TwoGateways(int memcachedServers, boolean inProcesses) throws IOException {
+        memcached = new MemcachedNodes(memcachedServers);
+        String[] settings = {"--memcached.cache.lock-timeout=" + LOCK_TIMEOUT.toMillis() + "ms",
+                "--memcached.max-reconnect-delay=1s"};
+        for (int i = 0; i < 2; i++) {
+            if (inProcesses) {
+                GatewayProcess gateway = new GatewayProcess(memcached.servers(), origin.uri(),
+                        Files.createTempFile("history-gateway-" + i + "-", ".log"), settings);
+                processes.add(gateway);
+                uris.add(gateway.uri());
+                managements.add(gateway.managementUri());
+            }
+            else {
+                ConfigurableApplicationContext gateway = GatewayReplicas.start(memcached.servers(), origin.uri(),
+                        settings);
+                gateways.add(gateway);
+                uris.add(GatewayReplicas.uri(gateway, ""));
+                managements.add(GatewayReplicas.managementUri(gateway));
+            }
+        }
+        // Warm, so that a cold JVM's slow first requests are not what the rules judge.
+        driver().run(0, CLIENTS, 20);
+    }
+
+    HistoryDriver driver() {
+        return new HistoryDriver(uris, managements);
+    }
+
+    /**
+     * Waits until every gateway's breakers are closed, which a fault of the history before may have left open or
+     * half open (turning away all but a few lookups), closing them with lookups of a key of their own; then empties
+     * memcached and has the origin forget its calls.
+     */
+    void quiet() throws Exception {
+        HttpClient http = HttpClient.newHttpClient();
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> {
+            for (int i = 0; i < uris.size(); i++) {
+                http.send(HttpRequest.newBuilder(URI.create(uris.get(i) + "/api/v1/comments/probe")).build(),
+                        HttpResponse.BodyHandlers.discarding());
+                HttpResponse<String> health = http.send(HttpRequest.newBuilder(
+                        URI.create(managements.get(i) + "/actuator/health/memcached")).build(),
+                        HttpResponse.BodyHandlers.ofString());
+                assertThat(health.body()).as("memcached as a gateway sees it").contains("\"UP\"")
+                        .doesNotContain("OPEN", "\"connected\":false");
+            }
+        });
+        memcached.flushAll();
+        origin.reset();
+    }
+
+    /**
+     * Quiet for the lock timeout and a few seconds: no lock in memcached, no lead in flight in either gateway (of
+     * gateways in this JVM; of processes, the locks alone tell).
+     */
+    void assertNothingLeftOver(Object run) {
+        await().atMost(LOCK_TIMEOUT.plusSeconds(5)).untilAsserted(() -> {
+            assertThat(memcached.keys()).as("%s: locks left", run).noneMatch(key -> key.endsWith(ReplicaLocks.SUFFIX));
+            assertThat(gateways).as("%s: leads left in flight", run)
+                    .allSatisfy(gateway -> assertThat(gateway.getBean(InFlightRequests.class).size()).isZero());
+        });
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        gateways.forEach(ConfigurableApplicationContext::close);
+        for (GatewayProcess process : processes) {
+            process.close();
+        }
+        origin.close();
+        memcached.close();
+    }
+}
