@@ -37,13 +37,20 @@ final class HistoryCases {
     static final Set<Kind> RANDOM_FAULTS = faults(System.getProperty("history.faults", "ORIGIN_SLOW,ORIGIN_FAILING"));
 
     static final List<Case> FIXED = List.of(new Case(1, Kind.NONE),
-            new Case(3, EnumSet.of(Kind.ORIGIN_SLOW, Kind.ORIGIN_FAILING)));
+            new Case(3, EnumSet.of(Kind.ORIGIN_SLOW, Kind.ORIGIN_FAILING)),
+            // A write in flight when the origin reset its connections was answered 500, not the 502 failures.md
+            // promises (a connection reset after the request was sent was not mapped).
+            new Case(3, Kind.ORIGIN),
+            // A write through a gateway whose breaker was still open after memcached was killed and started again
+            // answered 200 without its mark and delete, and the other gateway served the old item until it expired;
+            // the gateway now owes memcached that invalidation and sends it again until it lands.
+            new Case(4, EnumSet.of(Kind.MEMCACHED_KILLED)),
+            // The same with memcached paused; and, on the whole-answer route, an old variant after a write.
+            new Case(2, Kind.MEMCACHED));
 
     /** On a pool of three memcached servers, the keys of each placed by Ketama. */
-    static final List<Case> POOL = List.of(new Case(5, EnumSet.of(Kind.ORIGIN_SLOW, Kind.ORIGIN_FAILING)));
-
-    /** As {@link #OPEN_GATEWAY_BUGS}, on the pool: a killed server, and a write through the other breaker. */
-    static final List<Case> POOL_OPEN_GATEWAY_BUGS = List.of(
+    static final List<Case> POOL = List.of(new Case(5, EnumSet.of(Kind.ORIGIN_SLOW, Kind.ORIGIN_FAILING)),
+            // A killed server, and a write through the other gateway's open breaker: as seed 4 on one server.
             new Case(5, EnumSet.of(Kind.MEMCACHED_KILLED, Kind.ORIGIN_SLOW)));
 
     /**
@@ -51,32 +58,18 @@ final class HistoryCases {
      * (scripts/history-soak.sh does), and moved to {@link #FIXED} once fixed.
      */
     static final List<Case> OPEN_GATEWAY_BUGS = List.of(
-            // A write in flight when the origin closed its connections is answered 500, not the 502 failures.md
-            // promises for a backend closed mid-answer (reactor-netty's "cannot be retried as the headers/body were
-            // sent", unmapped).
-            new Case(3, Kind.ORIGIN),
-            // A write through a gateway whose breaker was still open after memcached was killed and started again
-            // (the other gateway's closed, serving from it) answered 200 without its mark and delete; the other
-            // gateway served the old item after it. Seen on one server and on the pool (below).
-            new Case(4, EnumSet.of(Kind.MEMCACHED_KILLED)),
             // Age one second below the true age on whole-answer hits of a resource the origin sends Age 5 for
-            // (Age 5 where the origin had answered 1.08 s before).
+            // (Age 5 where the origin had answered 1.08 s before); not in every run of the seed.
             new Case(5240817173513251216L, Kind.ALL, 150),
-            // Without a fault: a purge just after a store, while the lock still said "stored", sent the next misses
-            // on both gateways to the origin without the lock; a write then came between one's last mark read and
-            // its store, which landed after the write's delete and was served 2 ms after the write's answer (the
-            // window operations.md grants a lead without the lock, "a round trip or two"). In another run of it, a
-            // GET on the body route through one gateway while a write went through the other got a head with
-            // Content-Length 74 and then a closed connection, no body (#504 gw1 GET /api/v1/comments/b-8).
+            // Without a fault: a GET on the body route through one gateway while a write went through the other got
+            // a head with Content-Length 74 and then a closed connection, no body (#504 gw1 GET
+            // /api/v1/comments/b-8); once on the whole-answer route while memcached was killed (Content-Length 72).
+            // Not in every run of the seed.
             new Case(1, Kind.NONE, 150),
-            // A write answered while memcached was paused (breaker open: neither mark nor delete reached it) left
-            // the old item, served after the pause; and, on the whole-answer route, an old variant served after a
-            // write that memcached took. Once: a GET on the whole-answer route while memcached was killed got a
-            // head with Content-Length 72 and then a closed connection, no body.
-            new Case(2, Kind.MEMCACHED),
             // A write through a gateway paused (SIGSTOP) for 2 s while it marked and deleted answered 200, its
-            // operations failed as the gateway's own delay, and the old item was served after it. Gateways in
-            // processes only (-Dhistory.processes=true); in this JVM the case runs without its fault.
+            // operations failed as the gateway's own delay, and the old item was served after it. Owed
+            // invalidations should settle it; gateways in processes only (-Dhistory.processes=true), in this JVM the
+            // case runs without its fault.
             new Case(4028949163368090680L, EnumSet.of(Kind.GATEWAY_PAUSED)));
 
     private HistoryCases() {

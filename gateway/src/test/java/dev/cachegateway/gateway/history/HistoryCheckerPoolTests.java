@@ -5,7 +5,6 @@ import java.util.stream.Stream;
 import dev.cachegateway.gateway.history.HistoryCases.Case;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -31,20 +30,9 @@ class HistoryCheckerPoolTests {
         return HistoryCases.POOL.stream();
     }
 
-    static Stream<Case> openBugs() {
-        return HistoryCases.POOL_OPEN_GATEWAY_BUGS.stream();
-    }
-
     @ParameterizedTest(name = "{0}")
     @MethodSource("cases")
     void keepsEveryRuleOverASeededHistoryOnAPool(Case run) throws Exception {
-        HistoryCheckerTests.check(setup, run);
-    }
-
-    @ParameterizedTest(name = "{0}")
-    @MethodSource("openBugs")
-    @EnabledIfSystemProperty(named = "history.openBugs", matches = "true")
-    void keepsEveryRuleWhereTheGatewayFailedBeforeOnAPool(Case run) throws Exception {
         HistoryCheckerTests.check(setup, run);
     }
 }

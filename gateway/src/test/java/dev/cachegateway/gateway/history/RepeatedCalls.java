@@ -25,9 +25,7 @@ final class RepeatedCalls {
 
     /** Why a repeated call is expected, in the order they are tried. */
     enum Excuse {
-        WRITE, VARIANT, PURGE, EXPIRED, MEMCACHED_FAULT, ORIGIN_SLOW, ORIGIN_ERROR, GATEWAY_PAUSED,
-        /** Until a lead whose client left goes on to store its answer; remove it then. */
-        LEAD_CANCELLED
+        WRITE, VARIANT, PURGE, EXPIRED, MEMCACHED_FAULT, ORIGIN_SLOW, ORIGIN_ERROR, GATEWAY_PAUSED
     }
 
     /** A call that asked the origin for what {@code first} had fetched already. */
@@ -51,8 +49,6 @@ final class RepeatedCalls {
 
     // A request that waited out the lock timeout on a slow call may reach the origin just after that call ended.
     private static final long SLOW_SLACK = Duration.ofSeconds(1).toNanos();
-
-    private static final long NOTICED_LEAVING = Duration.ofSeconds(1).toNanos();
 
     private final List<Request> requests;
 
@@ -122,12 +118,6 @@ final class RepeatedCalls {
         if (faults.stream().anyMatch(f -> f.kind() == FaultSchedule.Kind.GATEWAY_PAUSED
                 && f.overlaps(firstAsked, again.startedAt()))) {
             return Excuse.GATEWAY_PAUSED;
-        }
-        // The gateway learns that a client left when it next reads or writes its connection: the lead's call may
-        // begin a little after the client gave up.
-        if (anyOf(first.path(), r -> r.cancelled() && sameVariant(r, first) && r.startedAt() <= first.startedAt()
-                && r.endedAt() + NOTICED_LEAVING >= first.startedAt() && r.endedAt() <= again.startedAt())) {
-            return Excuse.LEAD_CANCELLED;
         }
         return null;
     }

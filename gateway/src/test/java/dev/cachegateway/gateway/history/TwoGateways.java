@@ -16,6 +16,7 @@ import java.util.List;
 import dev.cachegateway.gateway.cache.miss.InFlightRequests;
 import dev.cachegateway.gateway.cache.miss.ReplicaLocks;
 import dev.cachegateway.gateway.support.GatewayReplicas;
+import io.micrometer.core.instrument.MeterRegistry;
 
 import org.springframework.context.ConfigurableApplicationContext;
 
@@ -93,14 +94,17 @@ final class TwoGateways implements AutoCloseable {
     }
 
     /**
-     * Quiet for the lock timeout and a few seconds: no lock in memcached, no lead in flight in either gateway (of
-     * gateways in this JVM; of processes, the locks alone tell).
+     * Quiet for the lock timeout and a few seconds: no lock in memcached, no lead in flight and no invalidation owed
+     * in either gateway (of gateways in this JVM; of processes, the locks alone tell).
      */
     void assertNothingLeftOver(Object run) {
         await().atMost(LOCK_TIMEOUT.plusSeconds(5)).untilAsserted(() -> {
             assertThat(memcached.keys()).as("%s: locks left", run).noneMatch(key -> key.endsWith(ReplicaLocks.SUFFIX));
             assertThat(gateways).as("%s: leads left in flight", run)
                     .allSatisfy(gateway -> assertThat(gateway.getBean(InFlightRequests.class).size()).isZero());
+            // Once memcached answers again, every write it missed has been invalidated.
+            assertThat(gateways).as("%s: invalidations still owed", run).allSatisfy(gateway -> assertThat(gateway
+                    .getBean(MeterRegistry.class).get("memcached.cache.invalidations.owed").gauge().value()).isZero());
         });
     }
 
