@@ -55,6 +55,9 @@ final class FencedStore {
      * that waits for the store to end before it deletes the item again ({@link StoresUnderWay}).
      */
     void store(String key, CapturedResponse captured, StoreDecision decision, Fence fence, Waiters waiters) {
+        // When the answer came: what its Date does not tell of its Age is judged then, not once memcached has
+        // taken the checks before the store, which a slow memcached stretches over seconds.
+        long receivedAt = System.currentTimeMillis();
         waiters.storing().then(fences.allowsStore(fence)).subscribe(allowed -> {
             if (!allowed) {
                 metrics.dropped(Drop.OVERTAKEN);
@@ -66,10 +69,10 @@ final class FencedStore {
                 recheck(fence, keys);
             };
             if (Variants.varies(captured.headers()) && format instanceof HttpFormat) {
-                variants.store(key, captured, decision.flags(), decision.ttlSeconds(), written);
+                variants.store(key, captured, decision.flags(), decision.ttlSeconds(), receivedAt, written);
             }
             else {
-                store.store(key, format.encode(captured, decision.flags(), System.currentTimeMillis()),
+                store.store(key, format.encode(captured, decision.flags(), receivedAt),
                         decision.ttlSeconds(), () -> written.accept(List.of(key)));
             }
         });

@@ -36,18 +36,19 @@ final class VariantStore {
      * Stores a captured variant, and hands {@code whenDone} the keys it stored under once both stores have ended,
      * whatever became of them; it is handed none if the variant could not be stored.
      */
-    void store(String key, CapturedResponse captured, int flags, int ttlSeconds, Consumer<List<String>> whenDone) {
+    void store(String key, CapturedResponse captured, int flags, int ttlSeconds, long receivedAt,
+            Consumer<List<String>> whenDone) {
         // A plain get: a meta lookup could take from a real one the right to refresh an invalidated item.
         memcached.get(key)
                 .map(found -> format.decode(found).map(decoded -> decoded.stored().headers()).flatMap(Variants::epoch))
                 .onErrorReturn(Optional.empty())
                 .defaultIfEmpty(Optional.empty())
                 .subscribe(epoch -> store(key, captured, epoch.orElseGet(Variants::newEpoch), flags, ttlSeconds,
-                        whenDone), failure -> whenDone.accept(List.of()));
+                        receivedAt, whenDone), failure -> whenDone.accept(List.of()));
     }
 
     private void store(String key, CapturedResponse captured, String epoch, int flags, int ttlSeconds,
-            Consumer<List<String>> whenDone) {
+            long receivedAt, Consumer<List<String>> whenDone) {
         Optional<String> own = Variants.keyOf(key, captured.headers(), epoch);
         if (own.isEmpty()) {
             // A primary key too long to hold a variant's beside it: the variant is not stored.
@@ -57,7 +58,7 @@ final class VariantStore {
         HttpHeaders headers = HttpHeaders.copyOf(captured.headers());
         headers.set(Variants.HEADER, Variants.value(captured.headers(), epoch));
         CachedItem item = format.encode(new CapturedResponse(captured.status(), headers, captured.body()), flags,
-                System.currentTimeMillis());
+                receivedAt);
         AtomicInteger left = new AtomicInteger(2);
         Runnable oneDone = () -> {
             if (left.decrementAndGet() == 0) {
