@@ -50,7 +50,7 @@ public final class BodyFormat implements ItemFormat {
 
     /** The body alone; its headers are the route's to make again on every hit. */
     @Override
-    public CachedItem encode(CapturedResponse answer, int flags, long nowMillis) {
+    public CachedItem encode(CapturedResponse answer, int flags, long askedMillis) {
         return new CachedItem(answer.body(), flags);
     }
 

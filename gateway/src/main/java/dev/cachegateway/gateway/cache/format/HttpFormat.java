@@ -89,7 +89,7 @@ public final class HttpFormat implements ItemFormat {
      * and with only the {@code Age} that its {@code Date} does not tell, so that hits count no second twice.
      */
     @Override
-    public CachedItem encode(CapturedResponse answer, int flags, long nowMillis) {
+    public CachedItem encode(CapturedResponse answer, int flags, long askedMillis) {
         Set<String> named = new TreeSet<>(String.CASE_INSENSITIVE_ORDER);
         answer.headers().getConnection().forEach(named::add);
         HttpHeaders stored = new HttpHeaders();
@@ -103,9 +103,9 @@ public final class HttpFormat implements ItemFormat {
             stored.remove(HttpHeaders.ETAG);
         }
         if (!stored.containsHeader(HttpHeaders.DATE)) {
-            stored.setDate(nowMillis);
+            stored.setDate(askedMillis);
         }
-        long age = StoredAnswerAge.toStore(stored, nowMillis);
+        long age = StoredAnswerAge.toStore(stored, askedMillis);
         if (age > 0) {
             stored.set(HttpHeaders.AGE, Long.toString(age));
         }

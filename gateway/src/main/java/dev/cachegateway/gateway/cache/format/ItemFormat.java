@@ -21,8 +21,11 @@ public sealed interface ItemFormat permits BodyFormat, HttpFormat {
     /** What a backend answer, about to be shared with other requests and stored, carries of the request it answers. */
     CapturedResponse capture(CapturedResponse answer, HttpHeaders requestHeaders);
 
-    /** The item that stores {@code answer}, with the flags its store decision gave. */
-    CachedItem encode(CapturedResponse answer, int flags, long nowMillis);
+    /**
+     * The item that stores {@code answer}, with the flags its store decision gave; {@code askedMillis} is when the
+     * request it answers was sent, which the answer's age is counted from (RFC 9111 4.2.3).
+     */
+    CachedItem encode(CapturedResponse answer, int flags, long askedMillis);
 
     /** Whether {@code stored} may answer a request with these headers. */
     boolean canAnswer(HttpHeaders requestHeaders, CapturedResponse stored);

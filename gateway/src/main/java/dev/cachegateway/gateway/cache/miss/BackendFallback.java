@@ -106,6 +106,7 @@ public final class BackendFallback {
     Mono<Void> fetch(ServerWebExchange exchange, GatewayFilterChain chain, String key, CacheOutcome outcome,
             Waiters waiters, Fence fence) {
         HttpHeaders requestHeaders = exchange.getRequest().getHeaders();
+        long askedAt = System.currentTimeMillis();
         ServerHttpResponse response = new StoringResponse(exchange.getResponse(), exchange.getRequest().getMethod(),
                 policy, outcome, new StoringResponse.Capture() {
 
@@ -114,7 +115,7 @@ public final class BackendFallback {
                         CapturedResponse captured = format.capture(answer, requestHeaders);
                         // Shared first: a store that fails at once ends the lead, and must find the answer given.
                         waiters.share(captured);
-                        store.store(key, captured, decision, fence, waiters);
+                        store.store(key, captured, decision, fence, waiters, askedAt);
                     }
 
                     @Override

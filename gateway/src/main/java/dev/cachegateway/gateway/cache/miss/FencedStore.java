@@ -52,12 +52,12 @@ final class FencedStore {
     /**
      * Stores {@code captured} as {@code decision} says and tells {@code waiters} once the store has ended, or that a
      * write overtook the fetch. The waiters say "storing" first, where they hold the key's lock: a write that reads
-     * that waits for the store to end before it deletes the item again ({@link StoresUnderWay}).
+     * that waits for the store to end before it deletes the item again ({@link StoresUnderWay}). {@code askedAt} is
+     * when the backend was asked: the answer's age counts from then, not from when memcached took the store, which
+     * the checks before it can stretch over seconds.
      */
-    void store(String key, CapturedResponse captured, StoreDecision decision, Fence fence, Waiters waiters) {
-        // When the answer came: what its Date does not tell of its Age is judged then, not once memcached has
-        // taken the checks before the store, which a slow memcached stretches over seconds.
-        long receivedAt = System.currentTimeMillis();
+    void store(String key, CapturedResponse captured, StoreDecision decision, Fence fence, Waiters waiters,
+            long askedAt) {
         waiters.storing().then(fences.allowsStore(fence)).subscribe(allowed -> {
             if (!allowed) {
                 metrics.dropped(Drop.OVERTAKEN);
@@ -69,10 +69,10 @@ final class FencedStore {
                 recheck(fence, keys);
             };
             if (Variants.varies(captured.headers()) && format instanceof HttpFormat) {
-                variants.store(key, captured, decision.flags(), decision.ttlSeconds(), receivedAt, written);
+                variants.store(key, captured, decision.flags(), decision.ttlSeconds(), askedAt, written);
             }
             else {
-                store.store(key, format.encode(captured, decision.flags(), receivedAt),
+                store.store(key, format.encode(captured, decision.flags(), askedAt),
                         decision.ttlSeconds(), () -> written.accept(List.of(key)));
             }
         });

@@ -36,7 +36,7 @@ final class VariantStore {
      * Stores a captured variant, and hands {@code whenDone} the keys it stored under once both stores have ended,
      * whatever became of them; it is handed none if the variant could not be stored.
      */
-    void store(String key, CapturedResponse captured, int flags, int ttlSeconds, long receivedAt,
+    void store(String key, CapturedResponse captured, int flags, int ttlSeconds, long askedAt,
             Consumer<List<String>> whenDone) {
         // A plain get: a meta lookup could take from a real one the right to refresh an invalidated item.
         memcached.get(key)
@@ -44,11 +44,11 @@ final class VariantStore {
                 .onErrorReturn(Optional.empty())
                 .defaultIfEmpty(Optional.empty())
                 .subscribe(epoch -> store(key, captured, epoch.orElseGet(Variants::newEpoch), flags, ttlSeconds,
-                        receivedAt, whenDone), failure -> whenDone.accept(List.of()));
+                        askedAt, whenDone), failure -> whenDone.accept(List.of()));
     }
 
     private void store(String key, CapturedResponse captured, String epoch, int flags, int ttlSeconds,
-            long receivedAt, Consumer<List<String>> whenDone) {
+            long askedAt, Consumer<List<String>> whenDone) {
         Optional<String> own = Variants.keyOf(key, captured.headers(), epoch);
         if (own.isEmpty()) {
             // A primary key too long to hold a variant's beside it: the variant is not stored.
@@ -58,7 +58,7 @@ final class VariantStore {
         HttpHeaders headers = HttpHeaders.copyOf(captured.headers());
         headers.set(Variants.HEADER, Variants.value(captured.headers(), epoch));
         CachedItem item = format.encode(new CapturedResponse(captured.status(), headers, captured.body()), flags,
-                receivedAt);
+                askedAt);
         AtomicInteger left = new AtomicInteger(2);
         Runnable oneDone = () -> {
             if (left.decrementAndGet() == 0) {

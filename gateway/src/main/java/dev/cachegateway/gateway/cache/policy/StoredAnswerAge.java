@@ -22,15 +22,17 @@ public record StoredAnswerAge(ItemAge age, long seconds) {
     }
 
     /**
-     * The {@code Age} to store with an answer received at {@code responseMillis}: what its {@code Date} does not
-     * already tell. RFC 9111 4.2.3 takes the larger of the {@code Age} received and the time since the {@code Date},
-     * not their sum, and the item keeps no time of receipt; stored so, the {@code Age} plus the time since the
-     * {@code Date} is that larger one at first and grows by the time held. An answer whose {@code Date} is not one
-     * valid date keeps the {@code Age} it came with.
+     * The {@code Age} to store with an answer to a request sent at {@code askedMillis}: what its {@code Date} does
+     * not already tell. RFC 9111 4.2.3 takes the larger of the {@code Age} received and the time since the
+     * {@code Date}, not their sum, and the item keeps no time of receipt; stored so, the {@code Age} plus the time
+     * since the {@code Date} is that larger one at first and grows by the time held. The time since the {@code Date}
+     * is taken when the backend was asked, which its answer's true age counts from at the latest: taken later (once
+     * the answer came, or once memcached took it), it would take seconds off that a slow answer or a slow store
+     * spent. An answer whose {@code Date} is not one valid date keeps the {@code Age} it came with.
      */
-    public static long toStore(HttpHeaders answer, long responseMillis) {
+    public static long toStore(HttpHeaders answer, long askedMillis) {
         long age = Freshness.age(answer);
-        OptionalLong date = StoredFreshness.date(answer, responseMillis);
-        return date.isPresent() ? Math.max(0, age - Math.max(0, responseMillis - date.getAsLong()) / 1000) : age;
+        OptionalLong date = StoredFreshness.date(answer, askedMillis);
+        return date.isPresent() ? Math.max(0, age - Math.max(0, askedMillis - date.getAsLong()) / 1000) : age;
     }
 }

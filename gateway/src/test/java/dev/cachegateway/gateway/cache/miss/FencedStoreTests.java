@@ -57,14 +57,15 @@ class FencedStoreTests {
     }
 
     @Test
-    void storesTheAgeAnAnswerHadWhenItCameNotWhenMemcachedTookIt() throws Exception {
+    void countsTheAgeOfAnAnswerFromWhenItWasAskedForNotFromWhenMemcachedTookIt() throws Exception {
         WriteFences fences = new WriteFences(client);
         FencedStore store = new FencedStore(new HttpFormat(List.of(), List.of()),
                 new ResponseStore(client, 8, new CacheMetrics(meters)), fences, client, NearCache.off(),
                 new CacheMetrics(meters));
         Fence fence = fences.take("/aged").block(Duration.ofSeconds(5));
+        long askedAt = System.currentTimeMillis();
         HttpHeaders headers = new HttpHeaders();
-        headers.setDate(System.currentTimeMillis());
+        headers.setDate(askedAt);
         headers.set(HttpHeaders.AGE, "5");
         headers.setCacheControl("public, max-age=60");
         CapturedResponse answer = new CapturedResponse(HttpStatus.OK, headers, "{}".getBytes(StandardCharsets.UTF_8));
@@ -77,9 +78,9 @@ class FencedStoreTests {
                     public Mono<Void> storing() {
                         return Mono.delay(Duration.ofMillis(2200)).then();
                     }
-                });
+                }, askedAt);
 
-        // Stored from the same second as its Date: the Date tells none of its Age, so all 5 s are kept. Aged from the
+        // Asked in the same second as its Date: the Date tells none of its Age, so all 5 s are kept. Aged from the
         // store instead, 2 s would be taken off, and every hit would say the answer is 2 s younger than it is.
         String stored = new String(raw.await("/aged").value(), StandardCharsets.ISO_8859_1);
         assertThat(stored).contains("\r\nAge: 5\r\n");
