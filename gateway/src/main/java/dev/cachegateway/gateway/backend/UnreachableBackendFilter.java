@@ -32,7 +32,9 @@ class UnreachableBackendFilter implements GlobalFilter, Ordered {
         return chain.filter(exchange).onErrorMap(failure -> isUnreachable(failure)
                 || resetBeforeTheAnswer(failure, exchange), failure -> {
             failures.warn("Backend unreachable, answering 502", failure);
-            return new ResponseStatusException(HttpStatus.BAD_GATEWAY, "The backend could not be reached", failure);
+            // Logged here, and kept out of the answer's cause: WebFlux reads a cause that says "connection reset by
+            // peer" as the client gone, and would answer the 502 without its JSON.
+            return new ResponseStatusException(HttpStatus.BAD_GATEWAY, "The backend could not be reached");
         });
     }
 
