@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 import dev.cachegateway.gateway.cache.miss.WriteFences.Fence;
@@ -31,12 +32,14 @@ public final class InFlightRequests {
 
     // The leader's answer, the fence it took before it asked the backend, for followers to check, and when its
     // answer's store ended, by System.nanoTime(), if it has.
-    private record Flight(Sinks.One<CapturedResponse> answer, Sinks.One<Fence> fence, AtomicLong endedAt) {
+    // clientLeft: the leader's client went away; the lead goes on, and only requests that looked up may join it.
+    private record Flight(Sinks.One<CapturedResponse> answer, Sinks.One<Fence> fence, AtomicLong endedAt,
+            AtomicBoolean clientLeft) {
 
         static final long RUNNING = Long.MIN_VALUE;
 
         static Flight start() {
-            return new Flight(Sinks.one(), Sinks.one(), new AtomicLong(RUNNING));
+            return new Flight(Sinks.one(), Sinks.one(), new AtomicLong(RUNNING), new AtomicBoolean());
         }
 
         boolean ended() {
@@ -70,11 +73,14 @@ public final class InFlightRequests {
         }
     }
 
-    /** A follower's ticket if a request for {@code key} is in flight and its answer not stored yet; never leads. */
+    /**
+     * A follower's ticket if a request for {@code key} is in flight, its answer not stored yet and its client still
+     * there; never leads.
+     */
     public Optional<Ticket> follow(String key) {
         Flight current = leaders.get(key);
-        return current != null && !current.ended() ? Optional.of(new Ticket(key, current, false))
-                : Optional.empty();
+        return current != null && !current.ended() && !current.clientLeft().get()
+                ? Optional.of(new Ticket(key, current, false)) : Optional.empty();
     }
 
     /**
@@ -124,6 +130,15 @@ public final class InFlightRequests {
         /** For the leader: the fence it took, before it asks the backend. */
         void fenced(Fence fence) {
             flight.fence().tryEmitValue(fence);
+        }
+
+        /**
+         * For the leader: its client went away, and the lead goes on ({@link OutlivesClient}) for the requests that
+         * wait for it and those whose lookup misses. A request that has not looked up does not join it: it may be
+         * for another variant, which memcached may hold, and it would wait on an answer no client is waiting for.
+         */
+        void clientLeft() {
+            flight.clientLeft().set(true);
         }
 
         /** For a follower that found a write since the lead began: no later request joins that lead either. */

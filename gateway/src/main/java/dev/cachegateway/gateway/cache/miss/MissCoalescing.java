@@ -120,7 +120,7 @@ public final class MissCoalescing {
                     return lead(exchange, chain, key, outcome, new Lead(ticket, taken.getT1(), replicas, key),
                             taken.getT2(), recheck, true);
                 })
-                .doFinally(signal -> ticket.release()));
+                .doFinally(signal -> ticket.release()), ticket::clientLeft);
     }
 
     // claimAgain: whether a replica that waited for another's item, and found none, claims the lock once more before

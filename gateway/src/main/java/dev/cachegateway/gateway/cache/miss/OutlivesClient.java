@@ -15,14 +15,17 @@ final class OutlivesClient {
     private OutlivesClient() {
     }
 
-    /** {@code work}, subscribed as soon as the client subscribes, and not cancelled if the client cancels. */
-    static Mono<Void> of(Mono<Void> work) {
+    /**
+     * {@code work}, subscribed as soon as the client subscribes, and not cancelled if the client cancels; then
+     * {@code clientLeft} runs.
+     */
+    static Mono<Void> of(Mono<Void> work, Runnable clientLeft) {
         // The client's context goes with the work, so that observations and traces still find their request. What
         // the work ends with waits in the sink: once the client left, a failed write to it is nobody's error.
         return Mono.deferContextual(context -> {
             Sinks.Empty<Void> ended = Sinks.empty();
             work.contextWrite(context).subscribe(null, ended::tryEmitError, ended::tryEmitEmpty);
-            return ended.asMono();
+            return ended.asMono().doOnCancel(clientLeft);
         });
     }
 }

@@ -168,6 +168,21 @@ class InFlightRequestsTests {
     }
 
     @Test
+    void letsOnlyRequestsThatLookedUpFollowALeadWhoseClientLeft() {
+        Ticket leader = enter("/a");
+        Ticket joined = inFlight.follow("/a").orElseThrow();
+
+        // The lead goes on for its followers and the next lookup, but a request that has not looked memcached up
+        // may be for a variant memcached holds: it looks up rather than wait for an answer nobody is waiting on.
+        leader.clientLeft();
+
+        assertThat(inFlight.follow("/a")).isEmpty();
+        assertThat(enter("/a").leads()).isFalse();
+        leader.share(answer());
+        assertThat(joined.answer().block(Duration.ofSeconds(1))).isNotNull();
+    }
+
+    @Test
     void keepsTheSharedAnswerWhenTheLeaderIsReleasedAfterSharing() {
         Ticket leader = enter("/a");
         Ticket follower = enter("/a");
