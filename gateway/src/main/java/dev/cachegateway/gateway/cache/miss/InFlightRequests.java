@@ -9,6 +9,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import dev.cachegateway.gateway.cache.miss.WriteFences.Fence;
 import dev.cachegateway.gateway.cache.response.CapturedResponse;
+import dev.cachegateway.gateway.cache.response.HeldAnswer;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
 
@@ -33,13 +34,15 @@ public final class InFlightRequests {
     // The leader's answer, the fence it took before it asked the backend, for followers to check, and when its
     // answer's store ended, by System.nanoTime(), if it has.
     // clientLeft: the leader's client went away; the lead goes on, and only requests that looked up may join it.
+    // sharedAt: when the answer was shared, by System.currentTimeMillis(), so that one handed on later is aged.
     private record Flight(Sinks.One<CapturedResponse> answer, Sinks.One<Fence> fence, AtomicLong endedAt,
-            AtomicBoolean clientLeft) {
+            AtomicBoolean clientLeft, AtomicLong sharedAt) {
 
         static final long RUNNING = Long.MIN_VALUE;
 
         static Flight start() {
-            return new Flight(Sinks.one(), Sinks.one(), new AtomicLong(RUNNING), new AtomicBoolean());
+            return new Flight(Sinks.one(), Sinks.one(), new AtomicLong(RUNNING), new AtomicBoolean(),
+                    new AtomicLong());
         }
 
         boolean ended() {
@@ -117,9 +120,13 @@ public final class InFlightRequests {
             return leads;
         }
 
-        /** For a follower: the leader's answer, or empty if the leader had none to share. */
+        /**
+         * For a follower: the leader's answer, aged by the time since it was shared, or empty if the leader had none
+         * to share.
+         */
         Mono<CapturedResponse> answer() {
-            return flight.answer().asMono();
+            return flight.answer().asMono().map(shared -> HeldAnswer.aged(shared,
+                    System.currentTimeMillis() - flight.sharedAt().get()));
         }
 
         /** For a follower: the leader's fence, or empty if it ended before it took one. */
@@ -152,6 +159,7 @@ public final class InFlightRequests {
          */
         void share(CapturedResponse response) {
             shared = true;
+            flight.sharedAt().set(System.currentTimeMillis());
             flight.answer().tryEmitValue(response);
         }
 
