@@ -48,8 +48,9 @@ import dev.cachegateway.gateway.history.VersionedOrigin.Call;
  * request to the second call (a lookup or store failed, or a killed server lost the item: failures.md, the gateway
  * goes to the origin); and a purge answered 503 (memcached unavailable) then.</li>
  * <li>origin slow (answers delayed beyond the lock timeout): a second call that began before the slow first call
- * was answered, or within a second of it ({@link Excuse#ORIGIN_SLOW}): the requests waiting on it and the other
- * replica go themselves once the lock timeout passes (request-flow.md, misses that arrive together).</li>
+ * was answered, or within a second of it, or by a request that waited out the lock timeout while the origin was
+ * slow, on a lead of any variant ({@link Excuse#ORIGIN_SLOW}): the requests waiting on a lead and the other replica
+ * go themselves once the lock timeout passes (request-flow.md, misses that arrive together).</li>
  * <li>origin failing (503) or refusing connections: a 502, 503 or 504 answer to a request that overlapped it
  * (the origin's error passed on, or the gateway's 502); and a repeated origin call that began during it or within
  * the lock timeout after it ({@link Excuse#ORIGIN_ERROR}): an error is never shared, so each request that waited

@@ -109,6 +109,14 @@ final class RepeatedCalls {
                 f -> f.kind() == FaultSchedule.Kind.ORIGIN_SLOW && f.overlaps(first.startedAt(), first.answeredAt()))) {
             return Excuse.ORIGIN_SLOW;
         }
+        // A request that waited out the lock timeout on a slow lead asks the origin itself, whichever variant that
+        // lead's answer turned out to be: a varying answer's variant is known only once it came.
+        Optional<Request> waiter = leaderOf(again);
+        if (waiter.isPresent() && again.startedAt() - waiter.get().startedAt() >= LOCK_TIMEOUT
+                && faults.stream().anyMatch(f -> f.kind() == FaultSchedule.Kind.ORIGIN_SLOW
+                        && f.overlaps(waiter.get().startedAt(), waiter.get().startedAt() + LOCK_TIMEOUT))) {
+            return Excuse.ORIGIN_SLOW;
+        }
         // The waiters of a lead whose answer was an error may not share it: each asks the origin, which may be
         // back by then. They waited at most the lock timeout.
         if (faults.stream().anyMatch(f -> ORIGIN_DOWN.contains(f.kind())
