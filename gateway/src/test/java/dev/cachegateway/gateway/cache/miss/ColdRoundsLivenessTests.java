@@ -27,7 +27,7 @@ import org.springframework.test.context.TestPropertySource;
  * The liveness rule on cold misses that coalesce: round after round, fifty requests at once for a key nobody asked
  * for before, so that one leads and the others follow, and every one of them is answered 200 with the backend's
  * body within lookup + lock wait + the backend's connect and response timeouts. Each kind of client runs
- * {@code -Dliveness.rounds} rounds (10 unless told; {@code scripts/liveness-soak.sh} runs thousands). A failure
+ * {@code -Dliveness.rounds} rounds (4 unless told; {@code scripts/liveness-soak.sh} runs thousands). A failure
  * names the round and request and says what the gateway saw of it. Backend calls beyond one a round are counted and
  * printed, not asserted: the rule here is that nobody is left without an answer.
  */
@@ -40,7 +40,7 @@ class ColdRoundsLivenessTests extends CacheIntegrationTest {
 
     static final int CONCURRENT = 50;
 
-    static final int ROUNDS = Integer.getInteger("liveness.rounds", 10);
+    static final int ROUNDS = Integer.getInteger("liveness.rounds", 4);
 
     /** How often a long run says how far it got. */
     static final int PROGRESS = 250;
