@@ -37,6 +37,8 @@ final class HistoryCases {
     static final Set<Kind> RANDOM_FAULTS = faults(System.getProperty("history.faults", "ORIGIN_SLOW,ORIGIN_FAILING"));
 
     // Seed 3 with the origin slow and failing runs as part of seed 3 with every origin fault.
+    // Seed 1 once showed a head without its body: the JDK client's own deadline firing as the head came
+    // (HistoryDriverTests), not the gateway's doing.
     static final List<Case> FIXED = List.of(new Case(1, Kind.NONE),
             // A write in flight when the origin reset its connections was answered 500, not the 502 failures.md
             // promises (a connection reset after the request was sent was not mapped).
@@ -61,11 +63,6 @@ final class HistoryCases {
             // Age one second below the true age on whole-answer hits of a resource the origin sends Age 5 for
             // (Age 5 where the origin had answered 1.08 s before); not in every run of the seed.
             new Case(5240817173513251216L, Kind.ALL, 150),
-            // Without a fault: a GET on the body route through one gateway while a write went through the other got
-            // a head with Content-Length 74 and then a closed connection, no body (#504 gw1 GET
-            // /api/v1/comments/b-8); once on the whole-answer route while memcached was killed (Content-Length 72).
-            // Not in every run of the seed.
-            new Case(1, Kind.NONE, 150),
             // A write through a gateway paused (SIGSTOP) for 2 s while it marked and deleted answered 200, its
             // operations failed as the gateway's own delay, and the old item was served after it. Owed
             // invalidations should settle it; gateways in processes only (-Dhistory.processes=true), in this JVM the

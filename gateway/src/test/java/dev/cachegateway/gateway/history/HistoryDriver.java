@@ -103,11 +103,23 @@ final class HistoryDriver {
             if (ex instanceof InterruptedException) {
                 Thread.currentThread().interrupt();
             }
-            boolean cancelled = ex instanceof HttpTimeoutException && step.cancelAfterMillis() > 0;
+            long endedAt = System.nanoTime();
+            boolean cancelled = gaveUp(step, ex, endedAt - startedAt);
             return new Request(id, step.gateway(), step.method(), step.path(), step.originPath(), step.language(),
-                    startedAt, System.nanoTime(), 0, null, null, null, null,
+                    startedAt, endedAt, 0, null, null, null, null,
                     cancelled ? History.CANCELLED + " after " + step.cancelAfterMillis() + " ms" : ex.toString());
         }
+    }
+
+    /**
+     * Whether a request that failed after {@code elapsedNanos} is one whose client gave up. The JDK client's timer
+     * may fire as the answer's head arrives: it closes the connection under the body, which then fails with an
+     * IOException ("fixed content-length: 73, bytes received: 0"), not the HttpTimeoutException of a timer that
+     * fired first. Seen with the gateway's write of all 73 bytes complete, 8 ms after the client's 52 ms deadline.
+     */
+    static boolean gaveUp(Step step, Exception failure, long elapsedNanos) {
+        return step.cancelAfterMillis() > 0 && (failure instanceof HttpTimeoutException
+                || elapsedNanos >= TimeUnit.MILLISECONDS.toNanos(step.cancelAfterMillis()));
     }
 
     // A purge goes to the gateway's management port: by path on the body route, by key on the whole-answer route.
