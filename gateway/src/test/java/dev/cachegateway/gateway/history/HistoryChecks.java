@@ -29,7 +29,8 @@ import dev.cachegateway.gateway.history.VersionedOrigin.Call;
  * <li>every answer's age true to the origin's clock ({@link AgeChecks});</li>
  * <li>at most one origin call per resource, variant and version, but for the documented cases, which are counted:
  * {@link Excuse#WRITE} a write answered once the first call's request had arrived (that lead may predate the write,
- * so its answer is kept out, and a request after the write does not join it); {@link Excuse#VARIANT} for an answer
+ * so its answer is kept out, and a request after the write does not join it; a call no client got, its lead's client
+ * having left, counts from that client's request); {@link Excuse#VARIANT} for an answer
  * that varies, a second call from the other gateway (a varying answer's lock is deleted once it is stored, so a
  * replica whose lookup missed just before that store leads again); {@link Excuse#PURGE} a purge of the resource that
  * ended after the first call began and began before the second; and {@link Excuse#EXPIRED} a second call once the

@@ -82,7 +82,7 @@ final class RepeatedCalls {
     }
 
     private @Nullable Excuse excuse(Call first, Call again) {
-        Optional<Request> lead = leaderOf(first);
+        Optional<Request> lead = leaderOf(first).or(() -> leftItsLead(first));
         // Two calls that began together may have been asked in either order: the earlier lead counts.
         long firstAsked = Math.min(lead.map(Request::startedAt).orElse(first.startedAt()),
                 leaderOf(again).map(Request::startedAt).orElse(again.startedAt()));
@@ -134,6 +134,15 @@ final class RepeatedCalls {
     private Optional<Request> leaderOf(Call call) {
         return requests.stream().filter(r -> Long.toString(call.serial()).equals(r.field("serial")))
                 .min(Comparator.comparingLong(Request::startedAt));
+    }
+
+    // A call whose answer no client got was led by a request whose client left before it came (the lead goes on,
+    // and its store may be fenced out by a write it began before): the last such request for it that began first.
+    private Optional<Request> leftItsLead(Call call) {
+        return requests.stream().filter(r -> r.cancelled() && r.originPath().equals(call.path())
+                && sameVariant(r, call) && r.startedAt() < call.startedAt()
+                && call.startedAt() - r.startedAt() < LOCK_TIMEOUT)
+                .max(Comparator.comparingLong(Request::startedAt));
     }
 
     private boolean anyOf(String originPath, Predicate<Request> test) {
