@@ -362,13 +362,18 @@ wrk ran in windows of 5 s until {windows} in a row were within {tolerance:.0%} o
 """
 
 
+def quick_window(run):
+    """How long a quick run measured each case, as its wrk windows say (the run's own choice)."""
+    return run.steady[0][3] if run.steady else "a few"
+
+
 def steady_section(run):
     """Per wrk case: whether its throughput became steady and after how long, and its windows' requests/s."""
     if not run.steady:
         return ""
     if all(status == "quick" for _, _, status, _, _ in run.steady):
-        return ("\n## Steady state\n\nQuick run: one 2 s wrk window per case, measured as it came; no case was "
-                "waited for until steady.\n")
+        return (f"\n## Steady state\n\nQuick run: one {quick_window(run)} s wrk window per case, measured as it "
+                "came; no case was waited for until steady.\n")
     rows = []
     for _, label, status, seconds, windows in run.steady:
         became = {"steady": f"yes, after {seconds} s", "cap": f"no: still changing at the cap, {seconds} s",
@@ -520,7 +525,7 @@ def setup_section(run):
     nginx = re.sub(r".*: ", "", s["nginx"]) if s.get("nginx") else "no nginx"
     ab = s["ab"].split()[4]
     wrk = " ".join(s["wrk"].split()[:2])
-    mode = ("quick (about 2 s per measurement, no warm-up)" if s["quick"] == "true"
+    mode = (f"quick (about {quick_window(run)} s per measurement, no warm-up)" if s["quick"] == "true"
             else "full (wrk in 5 s windows until steady, then ab -n 10000)")
     return "\n".join([
         f"- machine: {s['cores']} cores, {cpu}, {memory}",

@@ -4,7 +4,7 @@
 # ab with keep-alive, and wrk. See bench/README.md.
 #
 #   bench/run.sh           full run, writes bench/results/<date>-<commit>.md and .png
-#   bench/run.sh --quick   one 2 s window per measurement, results under bench/.work/ (CI runs this)
+#   bench/run.sh --quick   one 1 s window per measurement, results under bench/.work/ (CI runs this)
 set -euo pipefail
 
 bench=$(cd "$(dirname "$0")" && pwd)
@@ -129,6 +129,8 @@ declare -A server_log=(
 declare -A server_pid=()
 
 quick=false
+# A quick run is a smoke test of every path: one short window each keeps CI's share of it small.
+quick_seconds=1
 nginx_available=false
 gnuplot_available=false
 docker_available=false
@@ -411,11 +413,11 @@ fresh_base() {
     fresh_from=$((fresh_runs * 100000000000))
 }
 
-# run_tool OUTPUT TOOL URL FRESH [SECONDS]: one run of ab, ab -k or wrk (for SECONDS, 2 in a quick run), its output
+# run_tool OUTPUT TOOL URL FRESH [SECONDS]: one run of ab, ab -k or wrk (for SECONDS, 1 in a quick run), its output
 # in OUTPUT. FRESH=yes has wrk ask for a fresh id per request, from a range of ids of this run's own.
 run_tool() {
     local output=$1 tool=$2 url=$3 fresh=$4 seconds=${5:-2} ab_args=(-n 10000) script=()
-    if $quick; then ab_args=(-t 2 -n 2000); fi
+    if $quick; then ab_args=(-t "$quick_seconds" -n 1000); fi
     if [ "$fresh" = yes ]; then
         fresh_base
         script=(-s "$bench/fresh-ids.lua" "$url" -- "$fresh_from")
@@ -438,13 +440,13 @@ checked() {
 }
 
 # until_steady ID LABEL SERVER URL FRESH: wrk in windows until the last few are within report.py's tolerance of each
-# other (report.py steady) or the cap is reached (one 2 s window in a quick run), each window checked. The last window is the
+# other (report.py steady) or the cap is reached (one 1 s window in a quick run), each window checked. The last window is the
 # measurement: out/ID.wrk.txt, with the CPU time and peak RSS of the servers during it. steady.tsv gets the case's
 # windows: ID, LABEL, steady|cap|quick, seconds measured, requests/s of each window.
 until_steady() {
     local id=$1 label=$2 server=$3 url=$4 fresh=$5 output="out/$1.wrk.txt" seconds=0 windows=() status cpu
     local window=$work/out/$1.window.txt rps length=$window_seconds
-    if $quick; then length=2; fi
+    if $quick; then length=$quick_seconds; fi
     while :; do
         reset_peak_rss
         cpu=$(record_cpu "$id" before)
@@ -453,7 +455,7 @@ until_steady() {
         checked "$label" "$server" wrk "$window" >/dev/null
         rps=$(python3 "$bench/report.py" rps wrk "$window")
         windows+=("$rps")
-        if $quick; then seconds=2 status=quick; break; fi
+        if $quick; then seconds=$quick_seconds status=quick; break; fi
         seconds=$((seconds + window_seconds))
         if python3 "$bench/report.py" steady "${windows[@]}"; then
             status=steady
@@ -523,7 +525,7 @@ paired_rounds() {
     local payload a b round side server asks rps url fresh window=$work/out/paired.txt length=$window_seconds
     local rounds=$paired_rounds
     local -A asked rounds_rps
-    if $quick; then length=2 rounds=1; fi
+    if $quick; then length=$quick_seconds rounds=1; fi
     for payload in single collection; do
         while read -r -u 3 a b; do
             [ -n "$a" ] || continue
