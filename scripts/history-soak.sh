@@ -34,7 +34,7 @@ while [ "$SECONDS" -lt "$deadline" ]; do
     log "round $rounds: $round_seeds random seeds of $requests_each requests per client, faults $faults," \
         "gateways in processes: $processes"
     # shellcheck disable=SC2086 # MAVEN_ARGS is a list of arguments
-    if ./mvnw -B -q ${MAVEN_ARGS:-} test -pl gateway -Dtest='HistoryChecker*Tests' \
+    if ./mvnw -B -q ${MAVEN_ARGS:-} test -pl gateway -am -Dtest='HistoryChecker*Tests' \
         -Dsurefire.failIfNoSpecifiedTests=false -Dhistory.randomSeeds="$round_seeds" \
         -Dhistory.requestsEach="$requests_each" -Dhistory.faults="$faults" -Dhistory.openBugs="$open_bugs" \
         -Dhistory.processes="$processes" \

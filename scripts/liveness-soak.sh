@@ -18,7 +18,7 @@ report=$root/gateway/target/surefire-reports/dev.cachegateway.gateway.cache.miss
 mkdir -p "$root/gateway/target"
 log "$rounds rounds of 50 concurrent cold requests per client"
 started=$SECONDS
-if ! ./mvnw -B -q test -pl gateway -Dtest=ColdRoundsLivenessTests -Dsurefire.failIfNoSpecifiedTests=false \
+if ! ./mvnw -B -q test -pl gateway -am -Dtest=ColdRoundsLivenessTests -Dsurefire.failIfNoSpecifiedTests=false \
     -Dliveness.rounds="$rounds" >"$output" 2>&1; then
     grep -h 'ColdRoundsLivenessTests: ' "$output" >&2 || true
     cat "$report" >&2 || show_logs "$output"

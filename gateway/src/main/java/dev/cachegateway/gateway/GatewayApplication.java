@@ -1,28 +1,20 @@
 package dev.cachegateway.gateway;
 
-import java.security.Security;
-
 import org.springframework.boot.SpringApplication;
-import org.springframework.boot.autoconfigure.SpringBootApplication;
-import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 
 /**
- * A Spring Cloud Gateway that answers from memcached and falls back to the backend, as nginx's memcached_pass does.
+ * The demo: a Spring Cloud Gateway that answers from memcached and falls back to comments-service, as nginx's
+ * memcached_pass does. All it has of the cache comes from the starter's auto-configuration, as in any application
+ * with that dependency; its routes are in application.yml. It scans no components, so that the starter's classes,
+ * which share its package, are configured only as a user's application gets them.
  */
-@SpringBootApplication
-@ConfigurationPropertiesScan
+@SpringBootConfiguration
+@EnableAutoConfiguration
 public class GatewayApplication {
 
-    /** The system property that chooses spymemcached's logger. */
-    private static final String SPYMEMCACHED_LOGGER = "net.spy.log.LoggerImpl";
-
     public static void main(String[] args) {
-        // The JVM keeps a resolved name for 30 s by default. memcached servers that move (a recreated container, a
-        // rescheduled pod) must be found again within seconds; set before the first lookup, or it has no effect.
-        Security.setProperty("networkaddress.cache.ttl", "5");
-        Security.setProperty("networkaddress.cache.negative.ttl", "2");
-        // spymemcached logs to stderr unless told otherwise, and reads this once, when it logs first.
-        System.setProperty(SPYMEMCACHED_LOGGER, "net.spy.memcached.compat.log.SLF4JLogger");
         SpringApplication.run(GatewayApplication.class, args);
     }
 }
