@@ -1,0 +1,55 @@
+package com.example.gateway;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+
+/** A backend that answers every GET with its path and a count of the calls it has answered, cacheable for a minute. */
+final class CountingBackend implements AutoCloseable {
+
+    private final HttpServer server;
+
+    private final AtomicInteger calls = new AtomicInteger();
+
+    CountingBackend() {
+        try {
+            server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 50);
+        }
+        catch (IOException ex) {
+            throw new UncheckedIOException(ex);
+        }
+        server.createContext("/", this::answer);
+        server.start();
+    }
+
+    String uri() {
+        return "http://127.0.0.1:" + server.getAddress().getPort();
+    }
+
+    int calls() {
+        return calls.get();
+    }
+
+    private void answer(HttpExchange exchange) throws IOException {
+        byte[] body = ("{\"path\":\"" + exchange.getRequestURI().getPath() + "\",\"call\":" + calls.incrementAndGet()
+                + "}").getBytes(StandardCharsets.UTF_8);
+        exchange.getResponseHeaders().set("Content-Type", "application/json");
+        exchange.getResponseHeaders().set("Cache-Control", "public, max-age=60");
+        exchange.getResponseHeaders().set("X-Backend", "counting");
+        exchange.sendResponseHeaders(200, body.length);
+        try (OutputStream out = exchange.getResponseBody()) {
+            out.write(body);
+        }
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+    }
+}
