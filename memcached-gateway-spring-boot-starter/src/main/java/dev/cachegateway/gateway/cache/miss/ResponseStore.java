@@ -1,6 +1,7 @@
 package dev.cachegateway.gateway.cache.miss;
 
 import java.time.Duration;
+import java.util.function.Consumer;
 
 import dev.cachegateway.gateway.cache.hit.NearCache;
 import dev.cachegateway.gateway.cache.outcome.CacheMetrics;
@@ -14,6 +15,7 @@ import io.github.resilience4j.bulkhead.Bulkhead;
 import io.github.resilience4j.bulkhead.BulkheadConfig;
 import io.github.resilience4j.bulkhead.BulkheadFullException;
 import io.github.resilience4j.reactor.bulkhead.operator.BulkheadOperator;
+import reactor.core.publisher.Mono;
 
 /**
  * Writes captured answers to memcached in the background. Nobody waits for a store: a failed one costs a later
@@ -55,6 +57,26 @@ public final class ResponseStore {
                 .transformDeferred(BulkheadOperator.of(pending))
                 .doFinally(signal -> whenDone.run())
                 .subscribe(accepted -> stored(accepted, key, item, ttlSeconds), this::failed);
+    }
+
+    /**
+     * As {@link #store}, but only if memcached holds nothing under {@code key}; {@code whenDone} is told whether it
+     * took the item, and false if the add failed.
+     */
+    public void add(String key, CachedItem item, int ttlSeconds, Consumer<Boolean> whenDone) {
+        memcached.add(key, ttlSeconds, item)
+                .transformDeferred(BulkheadOperator.of(pending))
+                .doOnNext(added -> {
+                    if (added) {
+                        stored(true, key, item, ttlSeconds);
+                    }
+                })
+                .onErrorResume(failure -> {
+                    failed(failure);
+                    return Mono.just(false);
+                })
+                .defaultIfEmpty(false)
+                .subscribe(whenDone);
     }
 
     private void stored(boolean accepted, String key, CachedItem item, int ttlSeconds) {
