@@ -64,10 +64,12 @@ class UnkeyedHeadersFilterTests extends CacheIntegrationTest {
     @ParameterizedTest
     @ValueSource(strings = {"X-Forwarded-Host: proxy.example", "X-Original-URL: /admin"})
     void passesAnUnkeyedHeaderFromATrustedProxy(String header) throws Exception {
-        get("/unkeyed/trusted", InetAddress.getByName("127.0.0.2"), header);
+        // A path of each case's own: the store of the case before may land after this one emptied memcached.
+        String name = header.substring(0, header.indexOf(':'));
+        get("/unkeyed/trusted/" + name.toLowerCase(), InetAddress.getByName("127.0.0.2"), header);
 
-        assertThat(recorder.requests()).singleElement().extracting(request -> request.field(
-                header.substring(0, header.indexOf(':')).toLowerCase())).isNotNull();
+        assertThat(recorder.requests()).singleElement().extracting(request -> request.field(name.toLowerCase()))
+                .isNotNull();
     }
 
     @ParameterizedTest
