@@ -39,6 +39,8 @@ public final class EarlyHitFilter implements WebFilter, Ordered, ApplicationList
 
     private final ApplicationContext context;
 
+    private final EarlyHitReport report = new EarlyHitReport();
+
     /** Every route in order, with its cache filter where this filter may answer for it; empty until routes load. */
     private volatile List<Candidate> candidates = List.of();
 
@@ -75,7 +77,10 @@ public final class EarlyHitFilter implements WebFilter, Ordered, ApplicationList
 
     @Override
     public void onApplicationEvent(RefreshRoutesResultEvent event) {
-        routeLocator.getRoutes().collectList().subscribe(routes -> candidates = candidates(routes));
+        routeLocator.getRoutes().collectList().subscribe(routes -> {
+            candidates = candidates(routes);
+            report.report(routes, candidates.stream().map(Candidate::test).toList());
+        });
     }
 
     private static List<Candidate> candidates(List<Route> routes) {
