@@ -9,7 +9,8 @@ import io.micrometer.core.instrument.MeterRegistry;
 
 /**
  * What the cache does, for Micrometer: {@code memcached.cache.lookups} by result, which is the request's
- * {@code X-Cache} (hit, miss, coalesced, bypass, error), {@code memcached.cache.bypasses} by reason, and
+ * {@code X-Cache}, one of {@link XCache}'s values in lower case (hit, miss, coalesced, bypass, error, updating,
+ * stale, expired, revalidated), {@code memcached.cache.bypasses} by reason, and
  * {@code memcached.cache.stores} by result and reason. Every counter is made once, so counting costs a request no
  * registry lookup.
  */

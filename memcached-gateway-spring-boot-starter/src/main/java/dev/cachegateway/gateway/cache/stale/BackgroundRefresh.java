@@ -60,11 +60,6 @@ public final class BackgroundRefresh {
                 .subscribe();
     }
 
-    /** Whether a refresh of {@code key} is under way in this gateway. */
-    public boolean isRefreshing(String key) {
-        return refreshing.contains(key);
-    }
-
     private static ServerWebExchange detach(ServerWebExchange exchange) {
         return exchange.mutate()
                 .request(new RefreshRequest(exchange.getRequest()))
