@@ -131,6 +131,8 @@ declare -A server_pid=()
 quick=false
 # A quick run is a smoke test of every path: one short window each keeps CI's share of it small.
 quick_seconds=1
+# The payloads each case is measured with; a quick run takes the single comment only, which runs the same paths.
+payloads=(single collection)
 nginx_available=false
 gnuplot_available=false
 docker_available=false
@@ -510,7 +512,7 @@ selected() {
 # each_case COMMAND: runs COMMAND ID LABEL SERVER ASKS TOOLS URL for every case and payload, in order.
 each_case() {
     local payload id server asks tools label
-    for payload in single collection; do
+    for payload in "${payloads[@]}"; do
         # The cases are read from fd 3, so that no command in the loop can take them from stdin.
         while read -r -u 3 id server asks tools label; do
             selected "$id" "$server" || continue
@@ -526,7 +528,7 @@ paired_rounds() {
     local rounds=$paired_rounds
     local -A asked rounds_rps
     if $quick; then length=$quick_seconds rounds=1; fi
-    for payload in single collection; do
+    for payload in "${payloads[@]}"; do
         while read -r -u 3 a b; do
             [ -n "$a" ] || continue
             asked=()
@@ -727,7 +729,7 @@ main() {
     comments_jar=$(jar_of comments-service)
     gateway_jar=$(jar_of gateway)
     build_spring_peer
-    if $quick; then warm_up_seconds=5; fi
+    if $quick; then warm_up_seconds=5 payloads=(single); fi
     local ports=("$MEMCACHED_PORT" "$COMMENTS_PORT" "$GATEWAY_PORT" "$MANAGEMENT_PORT" "$NEAR_CACHE_PORT"
         "$NEAR_CACHE_MANAGEMENT_PORT" "$HTTP_ITEMS_PORT" "$HTTP_ITEMS_MANAGEMENT_PORT" "$SPRING_PEER_PORT"
         "$SPRING_PEER_MANAGEMENT_PORT" "$WARM_UP_PORT" "$WARM_UP_MANAGEMENT_PORT") port
