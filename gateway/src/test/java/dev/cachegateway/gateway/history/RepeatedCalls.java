@@ -93,7 +93,8 @@ final class RepeatedCalls {
                 && leaderOf(again).map(other -> other.gateway() != lead.get().gateway()).orElse(false)) {
             return Excuse.VARIANT;
         }
-        if (anyOf(first.path(), r -> r.isPurge() && r.endedAt() >= first.startedAt()
+        // A purge while the first lead was on its way deletes its lock, so another replica may lead again.
+        if (anyOf(first.path(), r -> r.isPurge() && r.endedAt() >= firstAsked
                 && r.startedAt() <= again.startedAt())) {
             return Excuse.PURGE;
         }

@@ -53,6 +53,17 @@ class RepeatedCallsTests {
                 .isNull();
     }
 
+    // As seed 1 once ran in processes: a purge through the leading gateway ended just before the lead, whose
+    // client had left, asked the origin; the other gateway then led again.
+    @Test
+    void excusesTheCallAfterAPurgeThatEndedWhileTheLeadWasOnItsWay() {
+        Request purge = new Request(475, 1, History.PURGE, PATH, PATH, null, 20 * MS, 72 * MS, 200, null, null, null,
+                null, null);
+
+        assertThat(repeats(List.of(GAVE_UP, purge, NEXT))).singleElement().extracting(Repeat::excuse)
+                .isEqualTo(Excuse.PURGE);
+    }
+
     private static List<Repeat> repeats(List<Request> requests) {
         return new RepeatedCalls(requests, List.of(FENCED_OUT, AGAIN), List.of(),
                 new HistorySlices(requests, List.of())).all();
