@@ -1,5 +1,7 @@
 package dev.cachegateway.gateway;
 
+import java.security.Security;
+
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
@@ -15,6 +17,11 @@ import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 public class GatewayApplication {
 
     public static void main(String[] args) {
+        // Before anything resolves a name: the JVM reads its DNS cache's lifetime once, at the first lookup, and
+        // Spring Cloud's host-info post-processor looks up before the starter's JvmSettings can set it. memcached
+        // servers that move (a recreated container, a rescheduled pod) must be found again within seconds.
+        Security.setProperty("networkaddress.cache.ttl", "5");
+        Security.setProperty("networkaddress.cache.negative.ttl", "2");
         SpringApplication.run(GatewayApplication.class, args);
     }
 }

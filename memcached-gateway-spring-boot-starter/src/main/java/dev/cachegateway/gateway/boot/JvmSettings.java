@@ -4,13 +4,22 @@ import java.security.Security;
 
 import org.springframework.boot.EnvironmentPostProcessor;
 import org.springframework.boot.SpringApplication;
+import org.springframework.core.Ordered;
 import org.springframework.core.env.ConfigurableEnvironment;
 
 /**
  * What the JVM must be told before memcached is first reached, set as the application starts unless the
- * application or the command line set it already.
+ * application or the command line set it already. The DNS cache's lifetime takes effect only if no name was
+ * resolved before; this runs first among the post-processors, but an application that resolves names earlier
+ * (or has Spring Cloud's host-info post-processor run first) should set {@code networkaddress.cache.ttl} in its
+ * main method, as the demo does.
  */
-class JvmSettings implements EnvironmentPostProcessor {
+class JvmSettings implements EnvironmentPostProcessor, Ordered {
+
+    @Override
+    public int getOrder() {
+        return Ordered.HIGHEST_PRECEDENCE;
+    }
 
     /** The system property that chooses spymemcached's logger. */
     static final String SPYMEMCACHED_LOGGER = "net.spy.log.LoggerImpl";
