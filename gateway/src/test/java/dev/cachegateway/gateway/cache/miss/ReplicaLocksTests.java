@@ -146,7 +146,7 @@ class ReplicaLocksTests {
 
         locks.release(before);
         locks.stored(before);
-        StepVerifier.create(locks.storing(before)).verifyComplete();
+        StepVerifier.create(locks.storing("/a", before)).verifyComplete();
 
         assertThat(after).isInstanceOf(HeldLock.class);
         await().during(Duration.ofMillis(200)).atMost(Duration.ofSeconds(5))
@@ -160,7 +160,7 @@ class ReplicaLocksTests {
         StoresUnderWay stores = new StoresUnderWay(client, Duration.ofMillis(1500), true);
 
         StepVerifier.create(stores.await("/a")).expectNext(false).verifyComplete();
-        locks.storing(mine).block(Duration.ofSeconds(5));
+        locks.storing("/a", mine).block(Duration.ofSeconds(5));
         StepVerifier.create(stores.await("/a"))
                 .then(() -> locks.stored(mine))
                 .expectNext(true)

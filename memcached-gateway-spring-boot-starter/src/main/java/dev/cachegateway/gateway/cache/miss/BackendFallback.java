@@ -29,11 +29,11 @@ import org.springframework.web.server.ServerWebExchange;
  */
 public final class BackendFallback {
 
-    /** What a leading miss tells the requests waiting for it; any other request tells nobody. */
+    /**
+     * What a fetch tells the requests waiting for it, and the replicas through the key's lock: a leading miss, a
+     * background refresh, or a request that goes to the backend alone ({@link LoneFetch}).
+     */
     public interface Waiters {
-
-        Waiters NONE = new Waiters() {
-        };
 
         /** The answer, now on its way into memcached. */
         default void share(CapturedResponse answer) {
@@ -43,9 +43,12 @@ public final class BackendFallback {
         default void stored() {
         }
 
-        /** The answer is about to be stored: done before the store's last check for a write ({@link WriteFences}). */
-        default Mono<Void> storing() {
-            return Mono.empty();
+        /**
+         * The answer is about to be stored: said before the store's last check for a write ({@link WriteFences}),
+         * so that a write waits for the store ({@link ReplicaLocks#storing}). False if it must not be stored.
+         */
+        default Mono<Boolean> storing() {
+            return Mono.just(true);
         }
 
         /** The shared answer will not get to memcached, since a write came after the backend was asked. */

@@ -1,6 +1,7 @@
 package dev.cachegateway.gateway.cache.miss;
 
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Consumer;
 
 import dev.cachegateway.gateway.cache.format.HttpFormat;
@@ -15,6 +16,7 @@ import dev.cachegateway.gateway.cache.policy.StoreDecision;
 import dev.cachegateway.gateway.cache.response.CapturedResponse;
 import dev.cachegateway.gateway.memcached.ReactiveMemcached;
 import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
 
 /**
  * Stores a fetched answer unless a write to its key came after the fetch asked the backend ({@link WriteFences}).
@@ -50,17 +52,17 @@ final class FencedStore {
     }
 
     /**
-     * Stores {@code captured} as {@code decision} says and tells {@code waiters} once the store has ended, or that a
-     * write overtook the fetch. The waiters say "storing" first, where they hold the key's lock: a write that reads
-     * that waits for the store to end before it deletes the item again ({@link StoresUnderWay}). {@code askedAt} is
-     * when the backend was asked: the answer's age counts from then, not from when memcached took the store, which
-     * the checks before it can stretch over seconds.
+     * Stores {@code captured} as {@code decision} says and tells {@code waiters} once the store has ended, or that it
+     * will not be. The waiters say "storing" in the key's lock first: a write that reads that waits for the store to
+     * end before it deletes the item again ({@link StoresUnderWay}); where they cannot, another replica's fetch
+     * stores its answer instead. {@code askedAt} is when the backend was asked: the answer's age counts from then,
+     * not from when memcached took the store, which the checks before it can stretch over seconds.
      */
     void store(String key, CapturedResponse captured, StoreDecision decision, Fence fence, Waiters waiters,
             long askedAt) {
-        waiters.storing().then(fences.allowsStore(fence)).subscribe(allowed -> {
-            if (!allowed) {
-                metrics.dropped(Drop.OVERTAKEN);
+        whyNot(fence, waiters).subscribe(dropped -> {
+            if (dropped.isPresent()) {
+                metrics.dropped(dropped.get());
                 waiters.overtaken();
                 return;
             }
@@ -76,6 +78,12 @@ final class FencedStore {
                         decision.ttlSeconds(), () -> written.accept(List.of(key)));
             }
         });
+    }
+
+    // Empty if the store may go on, else why it may not.
+    private Mono<Optional<Drop>> whyNot(Fence fence, Waiters waiters) {
+        return waiters.storing().flatMap(said -> !said ? Mono.just(Optional.of(Drop.LOCKED))
+                : fences.allowsStore(fence).map(allowed -> allowed ? Optional.empty() : Optional.of(Drop.OVERTAKEN)));
     }
 
     private void recheck(Fence fence, List<String> keys) {

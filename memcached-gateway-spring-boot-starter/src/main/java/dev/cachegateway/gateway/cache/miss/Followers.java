@@ -8,7 +8,6 @@ import java.util.function.Supplier;
 
 import dev.cachegateway.gateway.cache.format.ItemFormat;
 import dev.cachegateway.gateway.cache.format.Variants;
-import dev.cachegateway.gateway.cache.miss.BackendFallback.Waiters;
 import dev.cachegateway.gateway.cache.miss.InFlightRequests.Ticket;
 import dev.cachegateway.gateway.cache.outcome.CacheOutcome;
 import dev.cachegateway.gateway.cache.response.CapturedResponseWriter;
@@ -33,11 +32,15 @@ final class Followers {
 
     private final Duration lockTimeout;
 
-    Followers(WriteFences fences, BackendFallback backend, ItemFormat format, Duration lockTimeout) {
+    private final ReplicaLocks replicas;
+
+    Followers(WriteFences fences, BackendFallback backend, ItemFormat format, Duration lockTimeout,
+            ReplicaLocks replicas) {
         this.fences = fences;
         this.backend = backend;
         this.format = format;
         this.lockTimeout = lockTimeout;
+        this.replicas = replicas;
     }
 
     /**
@@ -84,7 +87,7 @@ final class Followers {
                     if (shared.isEmpty() || !format.canAnswer(request, shared.get())) {
                         outcome.collapseFailed();
                         return shared.isEmpty() && !waitedTooLong.get() ? fallbacks.afterFailedLeader().get()
-                                : backend.fetch(exchange, chain, key, outcome, Waiters.NONE);
+                                : backend.fetch(exchange, chain, key, outcome, new LoneFetch(replicas, key));
                     }
                     outcome.coalesced();
                     return CapturedResponseWriter.write(exchange, shared.get());

@@ -39,10 +39,18 @@ final class HeldLock implements Claim {
         return LockWord.locked(token).item();
     }
 
-    /** Says the answer is being stored, where the lock is still this one; see {@link StoresUnderWay}. */
-    Mono<Void> storing() {
-        return released.get() ? Mono.empty()
-                : ifOwn(memcached.set(lockKey, ttlSeconds, LockWord.storing(token).item())).then();
+    /** The item that takes the lock to say at once that an answer is being stored. */
+    CachedItem storingNow() {
+        return LockWord.storing(token).item();
+    }
+
+    /**
+     * Says the answer is being stored, where the lock is still this one; see {@link StoresUnderWay}. True if it
+     * said so.
+     */
+    Mono<Boolean> storing() {
+        return released.get() ? Mono.just(false)
+                : ifOwn(memcached.set(lockKey, ttlSeconds, LockWord.storing(token).item())).defaultIfEmpty(false);
     }
 
     /** Says the answer is stored, for a moment, where the lock is still this one; once. */

@@ -15,7 +15,7 @@ final class Lead implements Waiters {
 
     private final Ticket ticket;
 
-    private final Claim claim;
+    private final LockHold hold;
 
     private final ReplicaLocks replicas;
 
@@ -24,7 +24,7 @@ final class Lead implements Waiters {
 
     Lead(Ticket ticket, Claim claim, ReplicaLocks replicas, String key) {
         this.ticket = ticket;
-        this.claim = claim;
+        this.hold = new LockHold(replicas, key, claim);
         this.replicas = replicas;
         this.key = key;
     }
@@ -36,12 +36,12 @@ final class Lead implements Waiters {
 
     /** Whether another replica holds the lock. */
     boolean waitsForAnotherReplica() {
-        return claim.taken();
+        return hold.claim().taken();
     }
 
     /** Whether another replica stored its answer a moment ago, so that memcached is worth one more look. */
     boolean followsAStore() {
-        return claim == Claim.STORED;
+        return hold.claim() == Claim.STORED;
     }
 
     private volatile boolean varies;
@@ -58,30 +58,30 @@ final class Lead implements Waiters {
     public void stored() {
         ticket.end(key);
         if (varies) {
-            replicas.release(claim);
+            hold.release();
         }
         else {
-            replicas.stored(claim);
+            hold.stored();
         }
     }
 
     @Override
-    public Mono<Void> storing() {
-        return replicas.storing(claim);
+    public Mono<Boolean> storing() {
+        return hold.storing();
     }
 
     // Nothing was stored: the lock goes, and the write that waits for it to stop saying "storing" goes on.
     @Override
     public void overtaken() {
         ticket.end(key);
-        replicas.release(claim);
+        hold.release();
     }
 
     @Override
     public void release() {
         // A shared answer keeps the lock until it is stored, so that other replicas find the item.
         if (ticket.release()) {
-            replicas.release(claim);
+            hold.release();
         }
     }
 }

@@ -7,7 +7,6 @@ import java.util.function.Supplier;
 import dev.cachegateway.gateway.cache.format.DecodedItem;
 import dev.cachegateway.gateway.cache.format.ItemFormat;
 import dev.cachegateway.gateway.cache.format.Variants;
-import dev.cachegateway.gateway.cache.miss.BackendFallback.Waiters;
 import dev.cachegateway.gateway.cache.miss.Followers.Fallbacks;
 import dev.cachegateway.gateway.cache.miss.InFlightRequests.Ticket;
 import dev.cachegateway.gateway.cache.miss.WriteFences.Fence;
@@ -51,7 +50,7 @@ public final class MissCoalescing {
         this.fences = fences;
         this.backend = backend;
         this.format = format;
-        this.followers = new Followers(fences, backend, format, lockTimeout);
+        this.followers = new Followers(fences, backend, format, lockTimeout, replicas);
         this.answers = new FreshAnswers(memcached, format);
     }
 
@@ -108,7 +107,7 @@ public final class MissCoalescing {
         Ticket ticket = inFlight.enter(flightKey, lookedUpAt);
         if (!ticket.leads()) {
             return followers.follow(exchange, chain, key, ticket, outcome, new Fallbacks(
-                    () -> backend.fetch(exchange, chain, key, outcome, Waiters.NONE),
+                    () -> backend.fetch(exchange, chain, key, outcome, new LoneFetch(replicas, key)),
                     () -> miss(exchange, chain, key, flightKey, outcome, recheck, lookedUpAt),
                     variant -> miss(exchange, chain, key, variant, outcome, recheck, lookedUpAt)));
         }

@@ -119,12 +119,28 @@ public final class ReplicaLocks {
     }
 
     /**
-     * Says in a held lock that its answer is being stored, before the store's last check for a write. A write
-     * that finds the word waits for the store to end ({@link StoresUnderWay}); one that does not find it marked its
-     * write before that check, which then keeps the answer out. Nothing for a lock not held.
+     * Says in the key's lock that an answer is being stored, before the store's last check for a write: a write
+     * that finds the word waits for the store to end ({@link StoresUnderWay}), and one that does not find it marked
+     * its write before that check, which then keeps the answer out. A fetch that holds the lock writes the word into
+     * it; one that does not (it went on alone after the lock timeout, after a "stored" lock, or after a write took
+     * its lock) takes the lock with the word, so that no store goes unannounced. The claim to store under, the one
+     * held or the one taken now; empty if the store must not go on: another replica fetches or stores the key, and
+     * its answer is the one memcached gets, or memcached failed. The claim as it is where locks are off or the key
+     * is too long for one: then nothing holds a write back.
      */
-    public Mono<Void> storing(Claim claim) {
-        return claim instanceof HeldLock held ? held.storing() : Mono.empty();
+    public Mono<Claim> storing(String key, Claim claim) {
+        String lockKey = key + SUFFIX;
+        if (!enabled || !MemcachedLimits.fitsKeyLength(lockKey)) {
+            return Mono.just(claim);
+        }
+        Mono<Claim> taken = Mono.defer(() -> {
+            HeldLock mine = new HeldLock(memcached, lockKey, ttlSeconds);
+            return memcached.add(lockKey, ttlSeconds, mine.storingNow()).filter(added -> added).map(added -> mine);
+        });
+        Mono<Claim> announced = claim instanceof HeldLock held
+                ? held.storing().filter(said -> said).<Claim>map(said -> held).switchIfEmpty(taken)
+                : taken;
+        return announced.onErrorResume(failure -> Mono.empty());
     }
 
     /** Gives a held lock back, once; a failed delete only leaves it to expire, so nobody waits for its answer. */

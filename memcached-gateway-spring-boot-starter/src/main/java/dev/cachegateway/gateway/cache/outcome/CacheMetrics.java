@@ -35,7 +35,12 @@ public final class CacheMetrics {
         /** memcached failed, timed out or refused the item. */
         FAILED,
         /** A write to the key came after the backend was asked, so the answer may predate it; or it could not tell. */
-        OVERTAKEN
+        OVERTAKEN,
+        /**
+         * Another replica fetches or stores the key, and its answer is the one memcached gets; or memcached could not
+         * take the lock that holds a write back while the store is on its way.
+         */
+        LOCKED
     }
 
     // Indexed by ordinal: one counter per value, made once.

@@ -7,6 +7,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 import dev.cachegateway.gateway.cache.miss.BackendFallback;
 import dev.cachegateway.gateway.cache.miss.BackendFallback.Waiters;
+import dev.cachegateway.gateway.cache.miss.LockHold;
 import dev.cachegateway.gateway.cache.miss.ReplicaLocks;
 import dev.cachegateway.gateway.cache.miss.ReplicaLocks.Claim;
 import dev.cachegateway.gateway.cache.outcome.CacheOutcome;
@@ -50,7 +51,7 @@ public final class BackgroundRefresh {
             if (held.taken()) {
                 return Mono.<Void>empty();
             }
-            Lease lease = new Lease(held);
+            Lease lease = new Lease(key, held);
             return backend.fetch(detach(exchange), chain, key, CacheOutcome.detached(), lease)
                     .timeout(lockTimeout)
                     .doOnError(failure -> lease.release());
@@ -70,12 +71,12 @@ public final class BackgroundRefresh {
     /** The refresh's hold on the lock: given back once the new item is stored, or once there is none to store. */
     private final class Lease implements Waiters {
 
-        private final Claim claim;
+        private final LockHold hold;
 
         private final AtomicBoolean storing = new AtomicBoolean();
 
-        Lease(Claim claim) {
-            this.claim = claim;
+        Lease(String key, Claim claim) {
+            this.hold = new LockHold(replicas, key, claim);
         }
 
         @Override
@@ -84,20 +85,20 @@ public final class BackgroundRefresh {
         }
 
         @Override
-        public Mono<Void> storing() {
-            return replicas.storing(claim);
+        public Mono<Boolean> storing() {
+            return hold.storing();
         }
 
         @Override
         public void stored() {
-            replicas.release(claim);
+            hold.release();
         }
 
         @Override
         public void release() {
             // A store under way keeps the lock, so that no other replica refreshes before the new item lands.
             if (!storing.get()) {
-                replicas.release(claim);
+                hold.release();
             }
         }
     }
