@@ -12,8 +12,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import org.awaitility.Awaitility;
 
@@ -23,8 +21,6 @@ import org.awaitility.Awaitility;
  * collection or a frozen container would.
  */
 final class GatewayProcess implements AutoCloseable {
-
-    private static final Pattern OWED = Pattern.compile("\"value\":([0-9.Ee+-]+)");
 
     private final Process process;
 
@@ -64,14 +60,7 @@ final class GatewayProcess implements AutoCloseable {
 
     /** The invalidations it still owes memcached, as its metrics endpoint says. */
     double owedInvalidations() throws IOException, InterruptedException {
-        String body = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(managementUri()
-                + "/actuator/metrics/memcached.cache.invalidations.owed")).build(),
-                HttpResponse.BodyHandlers.ofString()).body();
-        Matcher value = OWED.matcher(body);
-        if (!value.find()) {
-            throw new IllegalStateException("No value in " + body);
-        }
-        return Double.parseDouble(value.group(1));
+        return GatewayMeters.value(managementUri(), "memcached.cache.invalidations.owed");
     }
 
     void pause() {

@@ -7,6 +7,7 @@ import java.util.stream.Stream;
 
 import dev.cachegateway.gateway.history.FaultSchedule.Kind;
 import dev.cachegateway.gateway.history.HistoryCases.Case;
+import dev.cachegateway.gateway.history.TwoGateways.MemcachedTrouble;
 import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -50,6 +51,7 @@ class HistoryCheckerTests {
     /** Runs the case's history against {@code setup}, with its faults, and asserts every rule over it. */
     static void check(TwoGateways setup, Case run) throws Exception {
         setup.quiet();
+        MemcachedTrouble before = setup.memcachedTrouble();
         History history = new History();
         try (FaultSchedule faults = new FaultSchedule(run.seed(), run.faults(), history, setup,
                 TwoGateways.LOCK_TIMEOUT.plusMillis(500)).start()) {
@@ -63,8 +65,9 @@ class HistoryCheckerTests {
                 + (setup.processes.isEmpty() ? "" : ", gateways in processes");
         System.out.printf("HistoryCheckerTests: %s on %s, %d requests (%d cancelled, %d errors a fault excused, %d"
                 + " reads before an owed invalidation), %d origin calls, repeated calls of the documented cases %s,"
-                + " faults %s%n", run, on, history.requests().size(), checks.cancelled(), checks.answeredWithAFault(),
-                checks.owedInvalidations(), setup.origin.calls().size(), checks.excusedOriginCalls(), injected);
+                + " faults %s, as the gateways counted: %s%n", run, on, history.requests().size(), checks.cancelled(),
+                checks.answeredWithAFault(), checks.owedInvalidations(), setup.origin.calls().size(),
+                checks.excusedOriginCalls(), injected, setup.memcachedTrouble().since(before));
         SoftAssertions.assertSoftly(rules -> {
             rules.assertThat(checks.unanswered(HistoryDriver.REQUEST_BOUND)).as("%s: liveness", run).isEmpty();
             rules.assertThat(checks.olderThanAFinishedWrite()).as("%s: a write wins", run).isEmpty();

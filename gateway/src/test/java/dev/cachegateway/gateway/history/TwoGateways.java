@@ -112,6 +112,32 @@ final class TwoGateways implements AutoCloseable {
         });
     }
 
+    /**
+     * What went wrong between the gateways and memcached so far, by the gateways' own count: a store that failed or
+     * timed out leaves its key empty, so a request after it asks the origin again.
+     */
+    MemcachedTrouble memcachedTrouble() throws IOException, InterruptedException {
+        return new MemcachedTrouble(
+                GatewayMeters.sum(managements, "memcached.cache.stores", "result:failed"),
+                GatewayMeters.sum(managements, "memcached.cache.stores", "result:dropped"),
+                GatewayMeters.sum(managements, "memcached.cache.lookups", "result:error"));
+    }
+
+    /** Counts of stores that failed, stores dropped and lookups that failed. */
+    record MemcachedTrouble(double failedStores, double droppedStores, double failedLookups) {
+
+        MemcachedTrouble since(MemcachedTrouble before) {
+            return new MemcachedTrouble(failedStores - before.failedStores, droppedStores - before.droppedStores,
+                    failedLookups - before.failedLookups);
+        }
+
+        @Override
+        public String toString() {
+            return String.format("%.0f stores failed, %.0f dropped, %.0f lookups failed", failedStores, droppedStores,
+                    failedLookups);
+        }
+    }
+
     @Override
     public void close() throws InterruptedException {
         gateways.forEach(ConfigurableApplicationContext::close);
