@@ -1,6 +1,7 @@
 package com.example.gateway;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
@@ -10,7 +11,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 
-/** A backend that answers every GET with its path and a count of the calls it has answered, cacheable for a minute. */
+/**
+ * A backend that answers every request with its path, how many body bytes it read and a count of the calls it has
+ * answered, cacheable for a minute.
+ */
 final class CountingBackend implements AutoCloseable {
 
     private final HttpServer server;
@@ -37,8 +41,12 @@ final class CountingBackend implements AutoCloseable {
     }
 
     private void answer(HttpExchange exchange) throws IOException {
-        byte[] body = ("{\"path\":\"" + exchange.getRequestURI().getPath() + "\",\"call\":" + calls.incrementAndGet()
-                + "}").getBytes(StandardCharsets.UTF_8);
+        long received;
+        try (InputStream in = exchange.getRequestBody()) {
+            received = in.transferTo(OutputStream.nullOutputStream());
+        }
+        byte[] body = ("{\"path\":\"" + exchange.getRequestURI().getPath() + "\",\"received\":" + received
+                + ",\"call\":" + calls.incrementAndGet() + "}").getBytes(StandardCharsets.UTF_8);
         exchange.getResponseHeaders().set("Content-Type", "application/json");
         exchange.getResponseHeaders().set("Cache-Control", "public, max-age=60");
         exchange.getResponseHeaders().set("X-Backend", "counting");

@@ -20,6 +20,7 @@ import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.junit.jupiter.Container;
 import org.testcontainers.junit.jupiter.Testcontainers;
 
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -27,6 +28,7 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
+import org.springframework.context.ApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.core.NestedExceptionUtils;
 import org.springframework.test.context.DynamicPropertyRegistry;
@@ -50,6 +52,9 @@ class ExampleGatewayTests {
 
     @LocalServerPort
     int port;
+
+    @Autowired
+    ApplicationContext context;
 
     @DynamicPropertySource
     static void gatewayProperties(DynamicPropertyRegistry registry) {
@@ -100,6 +105,20 @@ class ExampleGatewayTests {
         assertThat(headersBut(withStarter, "date")).isEqualTo(headersBut(without, "date"));
         assertThat(withStarter.body().replaceAll("\"call\":\\d+", ""))
                 .isEqualTo(without.body().replaceAll("\"call\":\\d+", ""));
+    }
+
+    // The demo turns on a body limit and concurrency limits; an application that takes the starter has them off.
+    @Test
+    void takesABodyOfAnySizeAndSetsNoConcurrencyLimitUnlessTold() throws Exception {
+        byte[] upload = new byte[2 * 1024 * 1024];
+        HttpResponse<String> answer = http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port
+                + "/plain/upload")).POST(HttpRequest.BodyPublishers.ofByteArray(upload)).build(),
+                HttpResponse.BodyHandlers.ofString());
+
+        assertThat(answer.statusCode()).isEqualTo(200);
+        assertThat(answer.body()).contains("\"received\":" + upload.length);
+        assertThat(context.containsBean("admissionLimitFilter")).isFalse();
+        assertThat(context.containsBean("backendCallLimitFilter")).isFalse();
     }
 
     private void assertMissThenHit(String path) throws Exception {

@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 import java.time.Duration;
 import java.util.List;
 
-import dev.cachegateway.gateway.cache.miss.ReplicaLocks;
+import dev.cachegateway.gateway.cache.key.LockKey;
 import dev.cachegateway.gateway.support.CacheStatusMember;
 import dev.cachegateway.gateway.support.ConcurrentGets;
 import dev.cachegateway.gateway.support.GatewayPair;
@@ -83,7 +83,7 @@ class ReplicaCoalescingTests {
         String path = "/api/v1/comments/2";
         try (MemcachedTextClient raw = MemcachedContainer.textClient(pair.memcached())) {
             // As a gateway would leave it had it died after taking the lock.
-            raw.set(path + ReplicaLocks.SUFFIX, 0, 60, "locked".getBytes());
+            raw.set(path + LockKey.SUFFIX, 0, 60, "locked".getBytes());
         }
 
         ResponseEntity<byte[]> answer = get(first, path).block(Duration.ofSeconds(10));

@@ -13,8 +13,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import dev.cachegateway.gateway.cache.key.LockKey;
 import dev.cachegateway.gateway.cache.miss.InFlightRequests;
-import dev.cachegateway.gateway.cache.miss.ReplicaLocks;
 import dev.cachegateway.gateway.support.GatewayReplicas;
 import io.micrometer.core.instrument.MeterRegistry;
 
@@ -99,7 +99,7 @@ final class TwoGateways implements AutoCloseable {
      */
     void assertNothingLeftOver(Object run) {
         await().atMost(LOCK_TIMEOUT.plusSeconds(5)).untilAsserted(() -> {
-            assertThat(memcached.keys()).as("%s: locks left", run).noneMatch(key -> key.endsWith(ReplicaLocks.SUFFIX));
+            assertThat(memcached.keys()).as("%s: locks left", run).noneMatch(key -> key.endsWith(LockKey.SUFFIX));
             assertThat(gateways).as("%s: leads left in flight", run)
                     .allSatisfy(gateway -> assertThat(gateway.getBean(InFlightRequests.class).size()).isZero());
             // Once memcached answers again, every write it missed has been invalidated.

@@ -16,7 +16,10 @@ import org.springframework.boot.test.web.server.LocalManagementPort;
 import org.springframework.test.context.TestPropertySource;
 import org.springframework.test.web.reactive.server.WebTestClient;
 
-/** Two requests at a time at the door: a third gets a fast 503 with Retry-After; health is never turned away. */
+/**
+ * Two requests at a time at the door: a third gets a fast 503 with Retry-After; health is never turned away. Set
+ * under the limits' earlier names, which are still read.
+ */
 @TestPropertySource(properties = {"gateway.overload.max-concurrent-requests=2", "gateway.overload.retry-after=3s"})
 class AdmissionLimitTests extends CacheIntegrationTest {
 

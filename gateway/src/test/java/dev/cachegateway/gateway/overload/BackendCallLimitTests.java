@@ -20,7 +20,7 @@ import org.springframework.test.context.TestPropertySource;
  * Two backend calls at a time on the comments route, one on the narrow route: past that, a stale item where there is
  * one, else a 503, and hits are served as ever.
  */
-@TestPropertySource(properties = "gateway.overload.max-concurrent-backend-calls=2")
+@TestPropertySource(properties = "memcached.overload.max-concurrent-backend-calls=2")
 class BackendCallLimitTests extends CacheIntegrationTest {
 
     private static final String OLD = "{\"old\":true}";

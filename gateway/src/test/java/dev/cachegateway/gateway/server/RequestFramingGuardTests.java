@@ -35,7 +35,7 @@ import org.springframework.test.context.TestPropertySource;
  * {@code Connection: close}, and none of it reaches the backend. Sound requests reach it framed one way.
  */
 @Import(RequestFramingGuardTests.FramingRoute.class)
-@TestPropertySource(properties = "gateway.request.max-body-size=1KB")
+@TestPropertySource(properties = "memcached.request.max-body-size=1KB")
 class RequestFramingGuardTests extends CacheIntegrationTest {
 
     static final ByteRecordingBackend recorder = ByteRecordingBackend.startQuietly();

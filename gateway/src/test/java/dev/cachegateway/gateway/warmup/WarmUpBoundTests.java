@@ -14,7 +14,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * put off further.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
-        properties = { "gateway.warm-up.duration=5s", "gateway.warm-up.ready-within=1ms" })
+        properties = { "memcached.warm-up.duration=5s", "memcached.warm-up.ready-within=1ms" })
 class WarmUpBoundTests extends WarmUpIntegrationTest {
 
     @Test

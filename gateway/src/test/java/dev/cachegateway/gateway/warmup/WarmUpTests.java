@@ -19,7 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * warm-up goes through the cache before readiness, reaches no real backend, writes only under its reserved prefix,
  * and leaves no route behind.
  */
-@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = "gateway.warm-up.duration=1s")
+@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = "memcached.warm-up.duration=1s")
 @AutoConfigureWebTestClient
 class WarmUpTests extends WarmUpIntegrationTest {
 

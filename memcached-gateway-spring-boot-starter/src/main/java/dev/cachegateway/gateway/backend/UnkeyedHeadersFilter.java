@@ -19,7 +19,7 @@ import org.springframework.web.server.ServerWebExchange;
 
 /**
  * Keeps the backend of a cached route from hearing request headers that change what it serves but are not in the
- * key ({@code gateway.request.unkeyed-headers}): otherwise one client's {@code X-Forwarded-Host: evil.example}
+ * key ({@code memcached.request.unkeyed-headers}): otherwise one client's {@code X-Forwarded-Host: evil.example}
  * shapes an answer that is stored under a plain key and served to everyone. They are removed rather than made to
  * bypass the cache, so that a request carrying one is served and stored like any other and cannot be used to
  * dodge the cache either. A request from a trusted proxy

@@ -1,6 +1,7 @@
 package dev.cachegateway.gateway.boot;
 
 import dev.cachegateway.gateway.backend.BackendConfiguration;
+import dev.cachegateway.gateway.backend.BackendProperties;
 import dev.cachegateway.gateway.cache.DecodedItemsProperties;
 import dev.cachegateway.gateway.cache.HttpItemProperties;
 import dev.cachegateway.gateway.cache.MemcachedCacheConfiguration;
@@ -32,7 +33,7 @@ import org.springframework.context.annotation.Import;
 @ConditionalOnProperty(prefix = "memcached", name = "enabled", matchIfMissing = true)
 @EnableConfigurationProperties({ MemcachedProperties.class, MemcachedCacheProperties.class, HttpItemProperties.class,
         NearCacheProperties.class, DecodedItemsProperties.class, RequestProperties.class, OverloadProperties.class,
-        WarmUpProperties.class })
+        BackendProperties.class, WarmUpProperties.class })
 @Import({ MemcachedClientConfiguration.class, MemcachedCacheConfiguration.class, BackendConfiguration.class,
         ServerConfiguration.class, OverloadConfiguration.class, WarmUpConfiguration.class,
         SettingsCheckConfiguration.class })

@@ -14,7 +14,7 @@ import org.springframework.web.server.WebFilter;
 import org.springframework.web.server.WebFilterChain;
 
 /**
- * The door: at most {@code gateway.overload.max-concurrent-requests} requests at once, and a fast 503 for any more.
+ * The door: at most {@code memcached.overload.max-concurrent-requests} requests at once, and a fast 503 for any more.
  * Past a point every request admitted makes all of them slower, until none is answered in time; turning the excess
  * away at once keeps the others fast, and tells clients when to come back. Health and probes are never turned away,
  * so that an orchestrator never restarts a gateway for being busy.

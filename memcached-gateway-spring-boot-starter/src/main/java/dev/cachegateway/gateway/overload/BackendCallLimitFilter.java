@@ -20,7 +20,7 @@ import org.springframework.web.server.ServerWebExchange;
 
 /**
  * At most so many calls to a route's backend at once: the route's metadata {@code max-concurrent-backend-calls}, or
- * {@code gateway.overload.max-concurrent-backend-calls}. Every call counts, whatever sent it: a miss, a lookup that
+ * {@code memcached.overload.max-concurrent-backend-calls}. Every call counts, whatever sent it: a miss, a lookup that
  * failed, a background refresh, a request the cache passes through, a route without the cache. A cache in front of
  * a backend must never turn its own trouble into more load than the backend takes; a call past the limit fails at
  * once with a 503, which the cache answers with a stale item where it has one (stale-if-error). Hits make no call, so

@@ -8,8 +8,14 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * How much the gateway takes on at once before it answers 503 rather than queue: requests in all, and calls to each
  * route's backend.
  */
-@ConfigurationProperties("gateway.overload")
+@ConfigurationProperties("memcached.overload")
 public class OverloadProperties {
+
+    /**
+     * Whether the two limits apply. Off by default, since they would answer 503 to an application's own routes too;
+     * the demo turns them on.
+     */
+    private boolean enabled;
 
     /** The most requests the gateway serves at once; more get a 503 at once. Health and probes are never limited. */
     private int maxConcurrentRequests = 4096;
@@ -22,6 +28,14 @@ public class OverloadProperties {
 
     /** What a 503 of these limits tells the client to wait before it asks again (whole seconds, at least 1). */
     private Duration retryAfter = Duration.ofSeconds(1);
+
+    public boolean isEnabled() {
+        return enabled;
+    }
+
+    public void setEnabled(boolean enabled) {
+        this.enabled = enabled;
+    }
 
     public int getMaxConcurrentRequests() {
         return maxConcurrentRequests;

@@ -1,7 +1,6 @@
 package dev.cachegateway.gateway.settings;
 
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
 import org.springframework.beans.factory.SmartInitializingSingleton;
@@ -12,30 +11,26 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * Stops startup on a property under {@code memcached.}, {@code gateway.request.}, {@code gateway.overload.} or
- * {@code gateway.warm-up.} that nothing binds, once every properties bean exists. Not all of {@code gateway.}:
- * scripts export GATEWAY_JAR, GATEWAY_JAVA_OPTS and the like, which are no settings of the gateway's.
+ * Stops startup on a property under {@code memcached.} that nothing binds, once every properties bean exists. Only
+ * that root, which the starter owns: an application's own properties elsewhere are none of its business.
  */
 @Configuration(proxyBeanMethods = false)
 public class SettingsCheckConfiguration {
 
-    private static final List<String> ROOTS = List.of("memcached", "gateway.request", "gateway.overload",
-            "gateway.warm-up");
+    private static final String ROOT = "memcached";
 
     @Bean
     @ConditionalOnMissingBean(name = "memcachedPropertiesCheck")
     SmartInitializingSingleton memcachedPropertiesCheck(ApplicationContext context) {
         return () -> {
-            for (String root : ROOTS) {
-                Map<String, Object> beans = new LinkedHashMap<>();
-                ConfigurationPropertiesBean.getAll(context).values().forEach(bean -> {
-                    String prefix = bean.getAnnotation().prefix();
-                    if (prefix.equals(root) || prefix.startsWith(root + ".")) {
-                        beans.put(prefix, bean.getInstance());
-                    }
-                });
-                new UnknownPropertiesCheck(root, beans).check(context.getEnvironment());
-            }
+            Map<String, Object> beans = new LinkedHashMap<>();
+            ConfigurationPropertiesBean.getAll(context).values().forEach(bean -> {
+                String prefix = bean.getAnnotation().prefix();
+                if (prefix.equals(ROOT) || prefix.startsWith(ROOT + ".")) {
+                    beans.put(prefix, bean.getInstance());
+                }
+            });
+            new UnknownPropertiesCheck(ROOT, beans).check(context.getEnvironment());
         };
     }
 }

@@ -5,7 +5,7 @@ import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /** How long, and how hard, the gateway warms itself up before its readiness says UP. */
-@ConfigurationProperties("gateway.warm-up")
+@ConfigurationProperties("memcached.warm-up")
 public class WarmUpProperties {
 
     /** How long the gateway sends itself requests before it says it is ready; 0 (the default) is off. */

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
 
+import dev.cachegateway.gateway.cache.key.VariantKey;
 import dev.cachegateway.gateway.support.CacheIntegrationTest;
 import dev.cachegateway.gateway.support.RecordingBackend.Reply;
 import org.junit.jupiter.api.Test;
@@ -84,7 +85,7 @@ class VaryingWholeAnswersTests extends CacheIntegrationTest {
         for (String language : languages) {
             HttpHeaders request = new HttpHeaders();
             request.set("Accept-Language", language);
-            awaitStored(Variants.key(primary, Variants.epoch(stored).orElseThrow(), Variants.digest(stored, request))
+            awaitStored(VariantKey.of(primary, Variants.epoch(stored).orElseThrow(), Variants.digest(stored, request))
                     .orElseThrow());
         }
     }

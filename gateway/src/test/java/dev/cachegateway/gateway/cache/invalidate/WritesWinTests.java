@@ -14,7 +14,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import com.github.dockerjava.api.DockerClient;
-import dev.cachegateway.gateway.cache.miss.ReplicaLocks;
+import dev.cachegateway.gateway.cache.key.LockKey;
 import dev.cachegateway.gateway.support.ConcurrentGets;
 import dev.cachegateway.gateway.support.GatewayPair;
 import dev.cachegateway.gateway.support.GatewayReplicas;
@@ -145,7 +145,7 @@ class WritesWinTests {
     private static void awaitLeadEnded(String path) {
         await().atMost(Duration.ofSeconds(10)).until(() -> {
             try (MemcachedTextClient raw = MemcachedContainer.textClient(pair.memcached())) {
-                return raw.get(path + ReplicaLocks.SUFFIX) == null;
+                return raw.get(path + LockKey.SUFFIX) == null;
             }
         });
     }

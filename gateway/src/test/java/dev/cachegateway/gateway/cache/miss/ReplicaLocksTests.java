@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 
+import dev.cachegateway.gateway.cache.key.LockKey;
 import dev.cachegateway.gateway.cache.miss.ReplicaLocks.Claim;
 import dev.cachegateway.gateway.cache.policy.ItemAge;
 import dev.cachegateway.gateway.memcached.CachedItem;
@@ -58,7 +59,7 @@ class ReplicaLocksTests {
 
         assertThat(mine.taken()).isFalse();
         assertThat(theirs.taken()).isTrue();
-        assertThat(raw.ttl("/a" + ReplicaLocks.SUFFIX)).isBetween(1L, 2L);
+        assertThat(raw.ttl("/a" + LockKey.SUFFIX)).isBetween(1L, 2L);
         assertThat(raw.get("/a")).isNull();
     }
 
@@ -68,7 +69,7 @@ class ReplicaLocksTests {
 
         locks.release(mine);
 
-        raw.awaitAbsent("/a" + ReplicaLocks.SUFFIX);
+        raw.awaitAbsent("/a" + LockKey.SUFFIX);
         assertThat(locks.claim("/a").block(Duration.ofSeconds(5)).taken()).isFalse();
     }
 
@@ -78,7 +79,7 @@ class ReplicaLocksTests {
 
         assertThat(off.claim("/a").block(Duration.ofSeconds(5))).isSameAs(Claim.NONE);
         assertThat(off.claim("/a").block(Duration.ofSeconds(5))).isSameAs(Claim.NONE);
-        assertThat(raw.get("/a" + ReplicaLocks.SUFFIX)).isNull();
+        assertThat(raw.get("/a" + LockKey.SUFFIX)).isNull();
     }
 
     @Test
@@ -140,7 +141,7 @@ class ReplicaLocksTests {
     void givesBackOnlyItsOwnLockWhenAWriteLetAnotherReplicaTakeIt() throws Exception {
         Claim before = locks.claim("/a").block(Duration.ofSeconds(5));
         // As a write does: it deletes the lock, and a miss after it takes the next one.
-        raw.delete("/a" + ReplicaLocks.SUFFIX);
+        raw.delete("/a" + LockKey.SUFFIX);
         Claim after = locks.claim("/a").block(Duration.ofSeconds(5));
         String theirs = lockValue("/a");
 
@@ -177,7 +178,7 @@ class ReplicaLocksTests {
     }
 
     private String lockValue(String key) throws Exception {
-        MemcachedTextClient.Item lock = raw.get(key + ReplicaLocks.SUFFIX);
+        MemcachedTextClient.Item lock = raw.get(key + LockKey.SUFFIX);
         return lock == null ? null : new String(lock.value(), StandardCharsets.US_ASCII);
     }
 

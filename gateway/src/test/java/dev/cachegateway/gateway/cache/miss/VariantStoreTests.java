@@ -9,6 +9,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
+import dev.cachegateway.gateway.cache.key.VariantKey;
 import dev.cachegateway.gateway.cache.format.HttpFormat;
 import dev.cachegateway.gateway.cache.format.Variants;
 import dev.cachegateway.gateway.cache.outcome.CacheMetrics;
@@ -73,8 +74,8 @@ class VariantStoreTests {
         List<String> keys = stored(variants, answer("fr"), Optional.empty());
 
         assertThat(epochOf(PRIMARY)).hasValue(epoch);
-        assertThat(raw.get(Variants.key(PRIMARY, epoch, "en").orElseThrow())).as("the English variant").isNotNull();
-        assertThat(keys).containsExactlyInAnyOrder(Variants.key(PRIMARY, epoch, "fr").orElseThrow(), PRIMARY);
+        assertThat(raw.get(VariantKey.of(PRIMARY, epoch, "en").orElseThrow())).as("the English variant").isNotNull();
+        assertThat(keys).containsExactlyInAnyOrder(VariantKey.of(PRIMARY, epoch, "fr").orElseThrow(), PRIMARY);
     }
 
     @Test
@@ -85,7 +86,7 @@ class VariantStoreTests {
         stored(variants, answer("fr"), Optional.of(epoch));
 
         assertThat(epochOf(PRIMARY)).hasValue(epoch);
-        assertThat(raw.get(Variants.key(PRIMARY, epoch, "fr").orElseThrow())).as("the French variant").isNotNull();
+        assertThat(raw.get(VariantKey.of(PRIMARY, epoch, "fr").orElseThrow())).as("the French variant").isNotNull();
     }
 
     private List<String> stored(VariantStore store, CapturedResponse answer, Optional<String> found)

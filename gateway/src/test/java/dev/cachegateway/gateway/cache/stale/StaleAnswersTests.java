@@ -10,8 +10,8 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
+import dev.cachegateway.gateway.cache.key.LockKey;
 import dev.cachegateway.gateway.GatewayApplication;
-import dev.cachegateway.gateway.cache.miss.ReplicaLocks;
 import dev.cachegateway.gateway.cache.policy.StaleFlags;
 import dev.cachegateway.gateway.cache.policy.StaleWindows;
 import dev.cachegateway.gateway.support.CacheStatusMember;
@@ -151,7 +151,7 @@ class StaleAnswersTests {
         String path = "/api/v1/comments/3";
         storeStale(path, new StaleWindows(60, 0), 55);
         // As a gateway would leave it had it died while refreshing.
-        raw.set(path + ReplicaLocks.SUFFIX, 0, 2, "locked".getBytes(StandardCharsets.US_ASCII));
+        raw.set(path + LockKey.SUFFIX, 0, 2, "locked".getBytes(StandardCharsets.US_ASCII));
         backend.reply(path, Reply.json(NEW, "public, max-age=60"));
 
         assertThat(get(first, path).block(Duration.ofSeconds(10)).getHeaders().getFirst("X-Cache"))
@@ -252,7 +252,7 @@ class StaleAnswersTests {
         assertThat(answer.getBody()).asString().isEqualTo(OLD);
         assertThat(answer.getHeaders().getFirst("X-Cache")).isEqualTo("STALE");
         // The lock goes with the failed fetch, well before its 2 s run out, so the next request does not wait.
-        await().atMost(Duration.ofMillis(1000)).until(() -> raw.get(path + ReplicaLocks.SUFFIX) == null);
+        await().atMost(Duration.ofMillis(1000)).until(() -> raw.get(path + LockKey.SUFFIX) == null);
     }
 
     @Test

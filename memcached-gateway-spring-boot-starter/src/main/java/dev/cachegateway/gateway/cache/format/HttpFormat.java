@@ -6,6 +6,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 
+import dev.cachegateway.gateway.cache.key.VariantKey;
 import dev.cachegateway.gateway.cache.outcome.XCache;
 import dev.cachegateway.gateway.cache.policy.StoredAnswerAge;
 import dev.cachegateway.gateway.cache.policy.StoredFreshness;
@@ -144,6 +145,6 @@ public final class HttpFormat implements ItemFormat {
             return Optional.empty();
         }
         String epoch = Variants.epoch(stored.headers()).orElse("none");
-        return Variants.key(key, epoch, Variants.digest(stored.headers(), requestHeaders));
+        return VariantKey.of(key, epoch, Variants.digest(stored.headers(), requestHeaders));
     }
 }

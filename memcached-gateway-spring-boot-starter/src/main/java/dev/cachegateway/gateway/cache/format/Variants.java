@@ -10,7 +10,7 @@ import java.util.concurrent.ThreadLocalRandom;
 
 import dev.cachegateway.gateway.cache.response.CapturedResponse;
 import dev.cachegateway.gateway.digest.Md5;
-import dev.cachegateway.gateway.memcached.MemcachedLimits;
+import dev.cachegateway.gateway.cache.key.VariantKey;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.http.HttpHeaders;
@@ -95,16 +95,10 @@ public final class Variants {
         return part(captured, 0) + " " + epoch;
     }
 
-    /** The secondary key of a variant; empty if it would be longer than memcached takes. */
-    public static Optional<String> key(String primary, String epoch, String digest) {
-        String key = primary + "#" + epoch + "#" + digest;
-        return MemcachedLimits.fitsKeyLength(key) ? Optional.of(key) : Optional.empty();
-    }
-
     /** The secondary key of the variant a captured answer is. */
     public static Optional<String> keyOf(String primary, HttpHeaders captured, String epoch) {
         String digest = part(captured, 0);
-        return digest != null ? key(primary, epoch, digest) : Optional.empty();
+        return digest != null ? VariantKey.of(primary, epoch, digest) : Optional.empty();
     }
 
     private static String normalised(List<String> values) {

@@ -7,8 +7,8 @@ import java.util.Set;
 
 import dev.cachegateway.gateway.cache.hit.NearCache;
 import dev.cachegateway.gateway.cache.key.CacheKeyTemplate;
+import dev.cachegateway.gateway.cache.key.LockKey;
 import dev.cachegateway.gateway.cache.miss.InFlightRequests;
-import dev.cachegateway.gateway.cache.miss.ReplicaLocks;
 import dev.cachegateway.gateway.cache.miss.StoresUnderWay;
 import dev.cachegateway.gateway.cache.miss.WriteFences;
 import dev.cachegateway.gateway.logging.BurstLog;
@@ -105,7 +105,7 @@ public final class WriteInvalidation implements AutoCloseable {
         // it to end, then deletes what it stored. The lock goes last: a replica that waits on it then looks for an
         // item that is gone, and claims the lock anew rather than waiting out a lock no fetch after the write holds.
         return mark.flatMap(marked -> stores.await(key).then(memcached.delete(key))
-                .flatMap(found -> memcached.delete(key + ReplicaLocks.SUFFIX).onErrorReturn(false))
+                .flatMap(found -> memcached.delete(LockKey.of(key)).onErrorReturn(false))
                 .thenReturn(marked)
                 .onErrorResume(failure -> {
                     failures.warn("memcached failed to delete " + key + " after a write; deleted again once it"

@@ -3,6 +3,7 @@ package dev.cachegateway.gateway.cache.miss;
 import java.time.Duration;
 import java.util.function.Supplier;
 
+import dev.cachegateway.gateway.cache.key.LockKey;
 import dev.cachegateway.gateway.memcached.CachedItem;
 import dev.cachegateway.gateway.memcached.MemcachedLimits;
 import dev.cachegateway.gateway.memcached.ReactiveMemcached;
@@ -18,12 +19,6 @@ import reactor.core.publisher.Mono;
  * is taken and a miss costs two memcached operations fewer.
  */
 public final class ReplicaLocks {
-
-    /**
-     * What a lock key adds to its key. A rendered key has every '%' escaped as %XX with hex digits, so no page key
-     * ends like this, and a lock is never served as a page.
-     */
-    public static final String SUFFIX = "%lock";
 
     private final ReactiveMemcached memcached;
 
@@ -46,7 +41,7 @@ public final class ReplicaLocks {
      * that says "stored" is {@link Claim#STORED}: the caller looks once more, then goes on alone.
      */
     public Mono<Claim> claim(String key) {
-        String lockKey = key + SUFFIX;
+        String lockKey = LockKey.of(key);
         if (!enabled || !MemcachedLimits.fitsKeyLength(lockKey)) {
             return Mono.just(Claim.NONE);
         }
@@ -64,7 +59,7 @@ public final class ReplicaLocks {
      * timeout passes, or memcached fails, so the caller asks the backend itself.
      */
     public Mono<CachedItem> awaitItem(String key, Supplier<Mono<CachedItem>> find) {
-        String lockKey = key + SUFFIX;
+        String lockKey = LockKey.of(key);
         // The lock first: it goes, or says "stored", only after the item is stored, so "no lock" or "stored" then "no
         // item" is a true absence. A stale item is still there while another replica fetches its successor: only a
         // fresh one is the answer.
@@ -129,7 +124,7 @@ public final class ReplicaLocks {
      * is too long for one: then nothing holds a write back.
      */
     public Mono<Claim> storing(String key, Claim claim) {
-        String lockKey = key + SUFFIX;
+        String lockKey = LockKey.of(key);
         if (!enabled || !MemcachedLimits.fitsKeyLength(lockKey)) {
             return Mono.just(claim);
         }

@@ -2,6 +2,7 @@ package dev.cachegateway.gateway.cache.miss;
 
 import java.time.Duration;
 
+import dev.cachegateway.gateway.cache.key.LockKey;
 import dev.cachegateway.gateway.memcached.MemcachedLimits;
 import dev.cachegateway.gateway.memcached.ReactiveMemcached;
 import reactor.core.publisher.Mono;
@@ -31,7 +32,7 @@ public final class StoresUnderWay {
 
     /** Completes once no replica says "storing" in the lock of {@code key}, within the lock timeout; true if one did. */
     public Mono<Boolean> await(String key) {
-        String lockKey = key + ReplicaLocks.SUFFIX;
+        String lockKey = LockKey.of(key);
         if (!enabled || !MemcachedLimits.fitsKeyLength(lockKey)) {
             return Mono.just(false);
         }
