@@ -49,7 +49,12 @@ final class HistoryCases {
             // the gateway now owes memcached that invalidation and sends it again until it lands.
             new Case(4, EnumSet.of(Kind.MEMCACHED_KILLED)),
             // The same with memcached paused; and, on the whole-answer route, an old variant after a write.
-            new Case(2, Kind.MEMCACHED));
+            new Case(2, Kind.MEMCACHED),
+            // A read right after a write got the item a lead on the other gateway had stored as the write deleted
+            // (no fault near): that lead went to the origin without the replica lock, so its store said "storing"
+            // nowhere for the write to wait on (FencedStoreTests). Earlier, Age one second low on whole-answer hits,
+            // not seen since the Age is counted from when the backend was asked.
+            new Case(5240817173513251216L, Kind.NONE));
 
     /** On a pool of three memcached servers, the keys of each placed by Ketama. */
     static final List<Case> POOL = List.of(new Case(5, EnumSet.of(Kind.ORIGIN_SLOW, Kind.ORIGIN_FAILING)),
@@ -61,14 +66,10 @@ final class HistoryCases {
      * (scripts/history-soak.sh does), and moved to {@link #FIXED} once fixed.
      */
     static final List<Case> OPEN_GATEWAY_BUGS = List.of(
-            // A read through one gateway right after a write through it got the item a lead on the other gateway
-            // had stored as the write deleted (#214 after #210, /api/v1/comments/b-2, no fault near): that store
-            // checked the write mark before it was set, and its recheck deleted the item only after the read. The
-            // lock's "storing" state holds a write back only for the replica that holds the lock. Earlier, Age one
-            // second low on whole-answer hits, not seen since the Age was counted from when the backend was asked.
-            new Case(5240817173513251216L, Kind.ALL, 150),
             // A second lead in one gateway for a key whose lead was still answering its client (#15 after #5,
-            // /api/v1/comments/b-0): the first lead's store had ended, but the lookup after it missed. With the
+            // /api/v1/comments/b-0): the first lead's store had ended, but the lookup after it missed; not seen
+            // again in 12 soak rounds, 168 histories. A store that failed or timed out would do it: each history's
+            // summary now says how many the gateways counted. With the
             // fault, a write through a gateway paused (SIGSTOP) for 2 s while it marked and deleted answered 200 and
             // the old item was served after it, which owed invalidations should settle; gateways in processes only
             // (-Dhistory.processes=true), in this JVM the case runs without its fault.
