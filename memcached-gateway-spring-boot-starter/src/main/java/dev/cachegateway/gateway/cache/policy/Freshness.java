@@ -9,7 +9,7 @@ import org.springframework.http.HttpHeaders;
  * How long a backend answer stays fresh by its own account (RFC 9111 4.2.1): {@code s-maxage}, then {@code max-age},
  * then {@code Expires} less {@code Date}, and less the {@code Age} an upstream cache reports.
  */
-final class Freshness {
+public final class Freshness {
 
     private Freshness() {
     }
@@ -41,7 +41,7 @@ final class Freshness {
      * The {@code Age} an upstream cache reported, in seconds; 0 when none or invalid. A list counts by its first
      * member, and several lines by their first, as most caches read them: {@code Age: 7200, 0} is 7200.
      */
-    static long age(HttpHeaders headers) {
+    public static long age(HttpHeaders headers) {
         String line = headers.getFirst("Age");
         String first = line != null ? line.split(",", 2)[0].trim() : "";
         if (first.isEmpty() || !first.chars().allMatch(c -> c >= '0' && c <= '9')) {
