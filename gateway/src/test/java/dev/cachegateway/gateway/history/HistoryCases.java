@@ -69,7 +69,9 @@ final class HistoryCases {
             // A second lead in one gateway for a key whose lead was still answering its client (#15 after #5,
             // /api/v1/comments/b-0): the first lead's store had ended, but the lookup after it missed; not seen
             // again in 12 soak rounds, 168 histories. A store that failed or timed out would do it: each history's
-            // summary now says how many the gateways counted. With the
+            // summary now says how many the gateways counted. In processes it once showed a coalesced answer told
+            // Age 0 at 1.3 s, shared late by a gateway paused while the answer waited to be read (HeldAnswerTests,
+            // fixed). With the
             // fault, a write through a gateway paused (SIGSTOP) for 2 s while it marked and deleted answered 200 and
             // the old item was served after it, which owed invalidations should settle; gateways in processes only
             // (-Dhistory.processes=true), in this JVM the case runs without its fault.
