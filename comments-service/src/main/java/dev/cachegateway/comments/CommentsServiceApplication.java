@@ -14,4 +14,5 @@ public class CommentsServiceApplication {
     public static void main(String[] args) {
         SpringApplication.run(CommentsServiceApplication.class, args);
     }
+
 }

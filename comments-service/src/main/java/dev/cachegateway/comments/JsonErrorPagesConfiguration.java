@@ -7,9 +7,9 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * Requests that Tomcat rejects before they reach Spring MVC (a NUL or an encoded slash in the path, invalid
- * percent-encoding, characters HTTP forbids, an over-long request line) get Tomcat's error report. This makes it
- * JSON, like every other error of this API.
+ * Requests that Tomcat rejects before they reach Spring MVC (a NUL or an encoded slash in
+ * the path, invalid percent-encoding, characters HTTP forbids, an over-long request line)
+ * get Tomcat's error report. This makes it JSON, like every other error of this API.
  */
 @Configuration(proxyBeanMethods = false)
 class JsonErrorPagesConfiguration {
@@ -22,4 +22,5 @@ class JsonErrorPagesConfiguration {
             }
         });
     }
+
 }

@@ -10,8 +10,9 @@ import org.apache.tomcat.util.json.JSONFilter;
 import org.springframework.http.HttpStatus;
 
 /**
- * Tomcat's error report for requests it rejects before Spring MVC sees them, written as the same RFC 9457
- * problem details the application sends. Tomcat's own JSON report lists the stack trace; this one never does.
+ * Tomcat's error report for requests it rejects before Spring MVC sees them, written as
+ * the same RFC 9457 problem details the application sends. Tomcat's own JSON report lists
+ * the stack trace; this one never does.
  */
 public class ProblemJsonErrorReportValve extends ErrorReportValve {
 
@@ -29,13 +30,15 @@ public class ProblemJsonErrorReportValve extends ErrorReportValve {
             response.setCharacterEncoding("UTF-8");
             Writer writer = response.getReporter();
             if (writer != null) {
-                writer.write("{\"title\":\"" + JSONFilter.escape(title) + "\",\"status\":" + status
-                        + ",\"detail\":\"" + JSONFilter.escape(detail) + "\"}");
+                writer.write("{\"title\":\"" + JSONFilter.escape(title) + "\",\"status\":" + status + ",\"detail\":\""
+                        + JSONFilter.escape(detail) + "\"}");
                 response.finishResponse();
             }
         }
         catch (IOException | IllegalStateException ex) {
-            // The connection is already gone or the response committed: there is nobody left to tell.
+            // The connection is already gone or the response committed: there is nobody
+            // left to tell.
         }
     }
+
 }

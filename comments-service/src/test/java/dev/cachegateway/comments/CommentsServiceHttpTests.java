@@ -26,8 +26,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
 class CommentsServiceHttpTests {
 
-    static final String COMMENT =
-            "{\"id\":2,\"user_id\":\"paul\",\"body\":\"this is a test comment to see how this thing works.\"}";
+    static final String COMMENT = "{\"id\":2,\"user_id\":\"paul\",\"body\":\"this is a test comment to see how this thing works.\"}";
 
     @LocalServerPort
     int port;
@@ -77,13 +76,16 @@ class CommentsServiceHttpTests {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"/api/v1/comments/1%00", "/api/v1/comments/%2F", "/api/v1/comments/%zz",
-            "/api/v1/comments/a|b", "/api/v1/comments/{1}", "/api/v1/comments/1\u0001"})
+    @ValueSource(strings = { "/api/v1/comments/1%00", "/api/v1/comments/%2F", "/api/v1/comments/%zz",
+            "/api/v1/comments/a|b", "/api/v1/comments/{1}", "/api/v1/comments/1\u0001" })
     void answersJunkInThePathWithJsonBadRequestAndNoStackTrace(String path) throws IOException {
         String response = raw("GET " + path + " HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
 
-        assertThat(response).startsWith("HTTP/1.1 400 ").contains("Content-Type: application/problem+json")
-                .contains("\"status\":400").doesNotContain("Exception").doesNotContain("at org.");
+        assertThat(response).startsWith("HTTP/1.1 400 ")
+            .contains("Content-Type: application/problem+json")
+            .contains("\"status\":400")
+            .doesNotContain("Exception")
+            .doesNotContain("at org.");
     }
 
     @Test
@@ -129,7 +131,8 @@ class CommentsServiceHttpTests {
         return HttpRequest.newBuilder(URI.create("http://localhost:" + port + path));
     }
 
-    // A plain socket, because HTTP clients refuse to send the malformed requests this test is about.
+    // A plain socket, because HTTP clients refuse to send the malformed requests this
+    // test is about.
     private String raw(String request) throws IOException {
         try (Socket socket = new Socket("localhost", port)) {
             socket.setSoTimeout(5_000);
@@ -140,4 +143,5 @@ class CommentsServiceHttpTests {
             return new String(in.readAllBytes(), StandardCharsets.ISO_8859_1);
         }
     }
+
 }

@@ -5,11 +5,14 @@ import java.util.Optional;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-/** docker-compose.yml, the local demo the manifests must stay in step with: image names and memory limits. */
+/**
+ * docker-compose.yml, the local demo the manifests must stay in step with: image names
+ * and memory limits.
+ */
 final class Compose {
 
     private final JsonNode services = Manifests.readTree(SpringApp.PROJECT.resolve("docker-compose.yml"))
-            .path("services");
+        .path("services");
 
     Optional<String> image(String service) {
         return Optional.ofNullable(services.path(service).path("image").textValue());
@@ -31,4 +34,5 @@ final class Compose {
                 : limit.substring(0, limit.length() - 1);
         return Optional.of(Long.parseLong(digits) * unit);
     }
+
 }

@@ -27,20 +27,23 @@ class DisruptionBudgetsTests {
             List<PodDisruptionBudget> budgets = budgetsOf(workload);
             assertThat(budgets).as(workload.getMetadata().getName()).hasSize(1);
             PodDisruptionBudget budget = budgets.get(0);
-            // A budget that allows no eviction blocks node drains for good; one that allows all allows an outage.
+            // A budget that allows no eviction blocks node drains for good; one that
+            // allows all allows an outage.
             int evictable = budget.getSpec().getMaxUnavailable() != null
                     ? pods(budget.getSpec().getMaxUnavailable(), replicas)
                     : replicas - pods(budget.getSpec().getMinAvailable(), replicas);
             assertThat(evictable).as("%s: pods a drain may evict of %d", workload.getMetadata().getName(), replicas)
-                    .isPositive().isLessThan(replicas);
+                .isPositive()
+                .isLessThan(replicas);
         }
     }
 
     private List<PodDisruptionBudget> budgetsOf(HasMetadata workload) {
-        return manifests.all(PodDisruptionBudget.class).stream()
-                .filter(pdb -> Pods.selects(pdb.getSpec().getSelector(),
-                        Pods.podTemplate(workload).getMetadata().getLabels()))
-                .toList();
+        return manifests.all(PodDisruptionBudget.class)
+            .stream()
+            .filter(pdb -> Pods.selects(pdb.getSpec().getSelector(),
+                    Pods.podTemplate(workload).getMetadata().getLabels()))
+            .toList();
     }
 
     /** A count or a percentage of the replicas; Kubernetes rounds a percentage up. */
@@ -51,4 +54,5 @@ class DisruptionBudgetsTests {
         int percent = Integer.parseInt(value.getStrVal().replace("%", ""));
         return (percent * replicas + 99) / 100;
     }
+
 }

@@ -24,13 +24,17 @@ class GatewayManifestsTests {
     @Test
     void memcachedServersNameEveryStatefulSetReplicaByItsStableName() {
         StatefulSet memcached = manifests.named(StatefulSet.class, "memcached");
-        int port = manifests.named(Service.class, memcached.getSpec().getServiceName()).getSpec().getPorts().get(0)
-                .getPort();
-        // <pod>.<governing service> resolves to the pod wherever it runs; an address would not survive a move.
+        int port = manifests.named(Service.class, memcached.getSpec().getServiceName())
+            .getSpec()
+            .getPorts()
+            .get(0)
+            .getPort();
+        // <pod>.<governing service> resolves to the pod wherever it runs; an address
+        // would not survive a move.
         List<String> expected = IntStream.range(0, memcached.getSpec().getReplicas())
-                .mapToObj(i -> "%s-%d.%s:%d".formatted(memcached.getMetadata().getName(), i,
-                        memcached.getSpec().getServiceName(), port))
-                .toList();
+            .mapToObj(i -> "%s-%d.%s:%d".formatted(memcached.getMetadata().getName(), i,
+                    memcached.getSpec().getServiceName(), port))
+            .toList();
         assertThat(Arrays.asList(env("MEMCACHED_SERVERS").split(","))).containsExactlyElementsOf(expected);
     }
 
@@ -53,23 +57,30 @@ class GatewayManifestsTests {
             assertThat(metric.getResource().getName()).isEqualTo("cpu");
             assertThat(metric.getResource().getTarget().getType()).isEqualTo("Utilization");
         });
-        // Utilization is measured against the request; without one the autoscaler does nothing.
+        // Utilization is measured against the request; without one the autoscaler does
+        // nothing.
         assertThat(container().getResources().getRequests()).containsKey("cpu");
     }
 
     @Test
     void replicaCountIsLeftToTheAutoscaler() {
-        // kubectl apply would otherwise set the count back on every run, dropping pods the autoscaler added.
+        // kubectl apply would otherwise set the count back on every run, dropping pods
+        // the autoscaler added.
         assertThat(gateway.getSpec().getReplicas()).isNull();
         assertThat(manifests.replicas(gateway)).isEqualTo(2);
     }
 
     private String env(String name) {
-        return container().getEnv().stream().filter(env -> env.getName().equals(name)).map(EnvVar::getValue)
-                .findFirst().orElseThrow(() -> new AssertionError("gateway has no " + name));
+        return container().getEnv()
+            .stream()
+            .filter(env -> env.getName().equals(name))
+            .map(EnvVar::getValue)
+            .findFirst()
+            .orElseThrow(() -> new AssertionError("gateway has no " + name));
     }
 
     private Container container() {
         return Pods.onlyContainer(gateway);
     }
+
 }

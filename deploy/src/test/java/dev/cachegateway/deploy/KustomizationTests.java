@@ -19,9 +19,8 @@ import org.junit.jupiter.api.Test;
 class KustomizationTests {
 
     /** The kinds the manifests use, at the API versions current clusters serve. */
-    static final Map<String, Class<? extends HasMetadata>> KINDS = Map.of("Service", Service.class,
-            "Deployment", Deployment.class, "StatefulSet", StatefulSet.class,
-            "PodDisruptionBudget", PodDisruptionBudget.class,
+    static final Map<String, Class<? extends HasMetadata>> KINDS = Map.of("Service", Service.class, "Deployment",
+            Deployment.class, "StatefulSet", StatefulSet.class, "PodDisruptionBudget", PodDisruptionBudget.class,
             "HorizontalPodAutoscaler", HorizontalPodAutoscaler.class, "NetworkPolicy", NetworkPolicy.class);
 
     final Manifests manifests = Manifests.load();
@@ -36,9 +35,11 @@ class KustomizationTests {
         manifests.byFile().forEach((file, resources) -> {
             assertThat(resources).as(file).isNotEmpty();
             for (KubernetesResource resource : resources) {
-                // An apiVersion or kind that the Kubernetes API does not have reads as a generic resource.
-                assertThat(resource).as(file).isNotInstanceOf(GenericKubernetesResource.class)
-                        .isInstanceOf(HasMetadata.class);
+                // An apiVersion or kind that the Kubernetes API does not have reads as a
+                // generic resource.
+                assertThat(resource).as(file)
+                    .isNotInstanceOf(GenericKubernetesResource.class)
+                    .isInstanceOf(HasMetadata.class);
                 HasMetadata object = (HasMetadata) resource;
                 assertThat(object).as("%s: %s", file, object.getKind()).isInstanceOf(KINDS.get(object.getKind()));
                 assertThat(object.getApiVersion()).as(file).isEqualTo(HasMetadata.getApiVersion(object.getClass()));
@@ -49,15 +50,17 @@ class KustomizationTests {
 
     @Test
     void everyManifestUsesOnlyFieldsItsKindHas() {
-        manifests.byFile().forEach((file, resources) ->
-                resources.forEach(resource -> assertThat(UnknownFields.in(resource)).as(file).isEmpty()));
+        manifests.byFile()
+            .forEach((file, resources) -> resources
+                .forEach(resource -> assertThat(UnknownFields.in(resource)).as(file).isEmpty()));
     }
 
     @Test
     void everyWorkloadSelectsItsOwnPodsAndNamesItsContainers() {
         for (HasMetadata workload : manifests.workloads()) {
             assertThat(Pods.selects(Pods.selector(workload), Pods.podTemplate(workload).getMetadata().getLabels()))
-                    .as("selector of %s matches its pod template", workload.getMetadata().getName()).isTrue();
+                .as("selector of %s matches its pod template", workload.getMetadata().getName())
+                .isTrue();
             assertThat(Pods.podTemplate(workload).getSpec().getContainers()).isNotEmpty().allSatisfy(container -> {
                 assertThat(container.getName()).isNotBlank();
                 assertThat(container.getImage()).isNotBlank();
@@ -67,9 +70,9 @@ class KustomizationTests {
 
     @Test
     void everyServiceDisruptionBudgetAndAutoscalerHasTheFieldsTheApiRequires() {
-        assertThat(manifests.all(Service.class)).allSatisfy(service ->
-                assertThat(service.getSpec().getPorts()).isNotEmpty().allSatisfy(port -> assertThat(port.getPort())
-                        .isNotNull()));
+        assertThat(manifests.all(Service.class))
+            .allSatisfy(service -> assertThat(service.getSpec().getPorts()).isNotEmpty()
+                .allSatisfy(port -> assertThat(port.getPort()).isNotNull()));
         assertThat(manifests.all(PodDisruptionBudget.class)).allSatisfy(pdb -> {
             assertThat(pdb.getSpec().getSelector()).isNotNull();
             // One or the other, never both.
@@ -90,4 +93,5 @@ class KustomizationTests {
             assertThat(compose.image(name)).as("compose image of %s", name).contains(container.getImage());
         }
     }
+
 }

@@ -23,8 +23,9 @@ import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 
 /**
- * The manifests that k8s/kustomization.yaml lists, read into fabric8's typed API objects: an apiVersion and kind
- * that the Kubernetes API knows become their own class, anything else a generic resource.
+ * The manifests that k8s/kustomization.yaml lists, read into fabric8's typed API objects:
+ * an apiVersion and kind that the Kubernetes API knows become their own class, anything
+ * else a generic resource.
  */
 final class Manifests {
 
@@ -50,10 +51,10 @@ final class Manifests {
     static List<String> filesInDirectory() {
         try (Stream<Path> files = Files.list(DIRECTORY)) {
             return files.map(file -> file.getFileName().toString())
-                    .filter(name -> name.endsWith(".yaml") || name.endsWith(".yml"))
-                    .filter(name -> !name.equals("kustomization.yaml"))
-                    .sorted()
-                    .toList();
+                .filter(name -> name.endsWith(".yaml") || name.endsWith(".yml"))
+                .filter(name -> !name.equals("kustomization.yaml"))
+                .sorted()
+                .toList();
         }
         catch (IOException ex) {
             throw new UncheckedIOException(ex);
@@ -71,7 +72,7 @@ final class Manifests {
 
     private static List<KubernetesResource> read(Path file) {
         try (MappingIterator<KubernetesResource> documents = YAML.readerFor(KubernetesResource.class)
-                .readValues(file.toFile())) {
+            .readValues(file.toFile())) {
             return List.copyOf(documents.readAll());
         }
         catch (IOException ex) {
@@ -88,8 +89,12 @@ final class Manifests {
     }
 
     List<HasMetadata> all() {
-        return byFile.values().stream().flatMap(List::stream)
-                .filter(HasMetadata.class::isInstance).map(HasMetadata.class::cast).toList();
+        return byFile.values()
+            .stream()
+            .flatMap(List::stream)
+            .filter(HasMetadata.class::isInstance)
+            .map(HasMetadata.class::cast)
+            .toList();
     }
 
     <T extends HasMetadata> List<T> all(Class<T> type) {
@@ -104,11 +109,15 @@ final class Manifests {
 
     /** The Deployments and StatefulSets: everything that runs pods. */
     List<HasMetadata> workloads() {
-        return all().stream().filter(resource -> resource instanceof Deployment || resource instanceof StatefulSet)
-                .toList();
+        return all().stream()
+            .filter(resource -> resource instanceof Deployment || resource instanceof StatefulSet)
+            .toList();
     }
 
-    /** The pods a workload runs when nothing is scaling it: an autoscaler's minimum where one owns the count. */
+    /**
+     * The pods a workload runs when nothing is scaling it: an autoscaler's minimum where
+     * one owns the count.
+     */
     int replicas(HasMetadata workload) {
         Integer replicas = (workload instanceof Deployment deployment) ? deployment.getSpec().getReplicas()
                 : ((StatefulSet) workload).getSpec().getReplicas();
@@ -116,10 +125,11 @@ final class Manifests {
             return replicas;
         }
         return all(HorizontalPodAutoscaler.class).stream()
-                .filter(hpa -> hpa.getSpec().getScaleTargetRef().getKind().equals(workload.getKind()))
-                .filter(hpa -> hpa.getSpec().getScaleTargetRef().getName().equals(workload.getMetadata().getName()))
-                .map(hpa -> hpa.getSpec().getMinReplicas())
-                .findFirst()
-                .orElse(1);
+            .filter(hpa -> hpa.getSpec().getScaleTargetRef().getKind().equals(workload.getKind()))
+            .filter(hpa -> hpa.getSpec().getScaleTargetRef().getName().equals(workload.getMetadata().getName()))
+            .map(hpa -> hpa.getSpec().getMinReplicas())
+            .findFirst()
+            .orElse(1);
     }
+
 }

@@ -22,10 +22,12 @@ class MemcachedManifestsTests {
         Service service = manifests.named(Service.class, memcached.getSpec().getServiceName());
         assertThat(service.getSpec().getClusterIP()).isEqualTo("None");
         assertThat(service.getSpec().getPublishNotReadyAddresses()).isTrue();
-        assertThat(Pods.selects(service.getSpec().getSelector(), memcached.getSpec().getTemplate().getMetadata()
-                .getLabels())).isTrue();
-        assertThat(service.getSpec().getPorts()).singleElement().satisfies(port ->
-                assertThat(Pods.port(container(), port.getTargetPort())).isEqualTo(port.getPort()).isEqualTo(11211));
+        assertThat(Pods.selects(service.getSpec().getSelector(),
+                memcached.getSpec().getTemplate().getMetadata().getLabels()))
+            .isTrue();
+        assertThat(service.getSpec().getPorts()).singleElement()
+            .satisfies(port -> assertThat(Pods.port(container(), port.getTargetPort())).isEqualTo(port.getPort())
+                .isEqualTo(11211));
     }
 
     @Test
@@ -34,7 +36,8 @@ class MemcachedManifestsTests {
         assertThat(command).first().isEqualTo("memcached");
         long itemMemory = Long.parseLong(command.get(command.indexOf("-m") + 1)) << 20;
         long limit = Quantity.getAmountInBytes(container().getResources().getLimits().get("memory")).longValueExact();
-        // -m bounds the items only: connection buffers, the hash table and the threads come on top.
+        // -m bounds the items only: connection buffers, the hash table and the threads
+        // come on top.
         assertThat(limit).isGreaterThanOrEqualTo(itemMemory + (32L << 20));
     }
 
@@ -44,14 +47,16 @@ class MemcachedManifestsTests {
         // Required would leave pods pending on a cluster with fewer nodes than replicas.
         assertThat(antiAffinity.getRequiredDuringSchedulingIgnoredDuringExecution()).isNullOrEmpty();
         assertThat(antiAffinity.getPreferredDuringSchedulingIgnoredDuringExecution()).singleElement()
-                .satisfies(term -> {
-                    assertThat(term.getPodAffinityTerm().getTopologyKey()).isEqualTo("kubernetes.io/hostname");
-                    assertThat(Pods.selects(term.getPodAffinityTerm().getLabelSelector(),
-                            memcached.getSpec().getTemplate().getMetadata().getLabels())).isTrue();
-                });
+            .satisfies(term -> {
+                assertThat(term.getPodAffinityTerm().getTopologyKey()).isEqualTo("kubernetes.io/hostname");
+                assertThat(Pods.selects(term.getPodAffinityTerm().getLabelSelector(),
+                        memcached.getSpec().getTemplate().getMetadata().getLabels()))
+                    .isTrue();
+            });
     }
 
     private Container container() {
         return Pods.onlyContainer(memcached);
     }
+
 }

@@ -13,18 +13,24 @@ import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyPeer;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyPort;
 
 /**
- * What the API says NetworkPolicy objects let in (kubernetes.io/docs/concepts/services-networking/network-policies),
- * evaluated for connections between pods: a pod that no policy selects for ingress takes every connection; one that
- * some do takes a connection that a rule of at least one of them allows. The policies live in the application's
- * namespace, {@link #HOME}, as kubectl apply puts them. Not modelled: ipBlock peers (the manifests use none; a
- * policy with one fails the evaluation) and traffic from the node, which the API leaves to the network plugin.
+ * What the API says NetworkPolicy objects let in
+ * (kubernetes.io/docs/concepts/services-networking/network-policies), evaluated for
+ * connections between pods: a pod that no policy selects for ingress takes every
+ * connection; one that some do takes a connection that a rule of at least one of them
+ * allows. The policies live in the application's namespace, {@link #HOME}, as kubectl
+ * apply puts them. Not modelled: ipBlock peers (the manifests use none; a policy with one
+ * fails the evaluation) and traffic from the node, which the API leaves to the network
+ * plugin.
  */
 final class NetworkPolicies {
 
     /** The namespace the application and its policies are applied to. */
     static final Namespace HOME = Namespace.named("shop");
 
-    /** A namespace as a policy's namespaceSelector sees it: the API server labels each with its own name. */
+    /**
+     * A namespace as a policy's namespaceSelector sees it: the API server labels each
+     * with its own name.
+     */
     record Namespace(String name, Map<String, String> labels) {
 
         static Namespace named(String name) {
@@ -55,19 +61,26 @@ final class NetworkPolicies {
         this.policies = List.copyOf(policies);
     }
 
-    /** Whether a connection from the source to this port of a pod (in HOME) with these labels gets in. */
+    /**
+     * Whether a connection from the source to this port of a pod (in HOME) with these
+     * labels gets in.
+     */
     boolean allowsIngress(Source from, Map<String, String> toLabels, ContainerPort to) {
         List<NetworkPolicy> selecting = policies.stream()
-                .filter(policy -> appliesToIngress(policy) && selects(policy.getSpec().getPodSelector(), toLabels))
-                .toList();
+            .filter(policy -> appliesToIngress(policy) && selects(policy.getSpec().getPodSelector(), toLabels))
+            .toList();
         if (selecting.isEmpty()) {
             return true;
         }
-        return selecting.stream().flatMap(policy -> list(policy.getSpec().getIngress()).stream())
-                .anyMatch(rule -> allows(rule, from, to));
+        return selecting.stream()
+            .flatMap(policy -> list(policy.getSpec().getIngress()).stream())
+            .anyMatch(rule -> allows(rule, from, to));
     }
 
-    /** Whether a policy isolates the pods it selects for ingress: when it says so, or says nothing of types. */
+    /**
+     * Whether a policy isolates the pods it selects for ingress: when it says so, or says
+     * nothing of types.
+     */
     static boolean appliesToIngress(NetworkPolicy policy) {
         List<String> types = list(policy.getSpec().getPolicyTypes());
         return types.isEmpty() || types.contains("Ingress");
@@ -89,7 +102,8 @@ final class NetworkPolicies {
         if (peer.getPodSelector() == null && peer.getNamespaceSelector() == null) {
             throw new AssertionError("a peer must select pods, namespaces or both; the API rejects an empty one");
         }
-        // Without a namespaceSelector a podSelector picks pods of the policy's own namespace; with one, of the
+        // Without a namespaceSelector a podSelector picks pods of the policy's own
+        // namespace; with one, of the
         // namespaces it selects, and both must match.
         boolean namespaceMatches = peer.getNamespaceSelector() == null ? from.namespace().equals(HOME)
                 : selects(peer.getNamespaceSelector(), from.namespace().labels());
@@ -114,7 +128,9 @@ final class NetworkPolicies {
         return number.getIntVal() <= to.getContainerPort() && to.getContainerPort() <= last;
     }
 
-    /** A label selector as the API reads it in a policy: an empty one selects everything. */
+    /**
+     * A label selector as the API reads it in a policy: an empty one selects everything.
+     */
     static boolean selects(LabelSelector selector, Map<String, String> labels) {
         for (Map.Entry<String, String> required : map(selector.getMatchLabels()).entrySet()) {
             if (!required.getValue().equals(labels.get(required.getKey()))) {
@@ -144,4 +160,5 @@ final class NetworkPolicies {
     private static Map<String, String> map(Map<String, String> map) {
         return map == null ? Map.of() : map;
     }
+
 }

@@ -28,15 +28,21 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Who may talk to whom, found by evaluating the policies in k8s/ for the real pods and ports; and each check, run
- * on a copy of the policies broken in one way, fails.
+ * Who may talk to whom, found by evaluating the policies in k8s/ for the real pods and
+ * ports; and each check, run on a copy of the policies broken in one way, fails.
  */
 class NetworkPoliciesTests {
 
-    /** The label an operator puts on a pod that may write to memcached (srcache, an application). */
+    /**
+     * The label an operator puts on a pod that may write to memcached (srcache, an
+     * application).
+     */
     static final String WRITER = "memcached-gateway/memcached-writer";
 
-    /** The label an operator puts on a namespace or a pod that may reach the gateway's management port. */
+    /**
+     * The label an operator puts on a namespace or a pod that may reach the gateway's
+     * management port.
+     */
     static final String MONITORING = "memcached-gateway/monitoring";
 
     static final Namespace OTHER = Namespace.named("other");
@@ -72,11 +78,12 @@ class NetworkPoliciesTests {
     void noOtherPodReachesMemcached() {
         assertThat(reaches(unlabelled(NetworkPolicies.HOME), memcached, "memcached")).as("unlabelled").isFalse();
         assertThat(reaches(unlabelled(OTHER), memcached, "memcached")).as("another namespace").isFalse();
-        // The writer label counts in the application's namespace only: anyone may label a pod of their own.
+        // The writer label counts in the application's namespace only: anyone may label a
+        // pod of their own.
         assertThat(reaches(labelled(WRITER, OTHER), memcached, "memcached")).as("a writer elsewhere").isFalse();
         assertThat(reaches(unlabelled(MONITORING_NAMESPACE), memcached, "memcached")).as("monitoring").isFalse();
-        assertThat(reaches(labelled(MONITORING, NetworkPolicies.HOME), memcached, "memcached"))
-                .as("a monitoring pod").isFalse();
+        assertThat(reaches(labelled(MONITORING, NetworkPolicies.HOME), memcached, "memcached")).as("a monitoring pod")
+            .isFalse();
     }
 
     @Test
@@ -106,9 +113,10 @@ class NetworkPoliciesTests {
         assertThat(reaches(pod(commentsService), gateway, "management")).as("comments-service").isFalse();
         assertThat(reaches(pod(memcached), gateway, "management")).as("memcached").isFalse();
         assertThat(reaches(labelled(WRITER, NetworkPolicies.HOME), gateway, "management")).as("a writer").isFalse();
-        // A pod's label counts in the application's namespace only; elsewhere the namespace must carry it.
+        // A pod's label counts in the application's namespace only; elsewhere the
+        // namespace must carry it.
         assertThat(reaches(labelled(MONITORING, OTHER), gateway, "management")).as("a labelled pod elsewhere")
-                .isFalse();
+            .isFalse();
     }
 
     @Test
@@ -127,10 +135,10 @@ class NetworkPoliciesTests {
 
     @Test
     void noPolicyRestrictsEgress() {
-        // The gateway resolves the memcached names every few seconds; a policy that isolated egress would cut DNS.
+        // The gateway resolves the memcached names every few seconds; a policy that
+        // isolated egress would cut DNS.
         assertThat(policies).isNotEmpty().allSatisfy(policy -> {
-            assertThat(policy.getSpec().getPolicyTypes()).as(policy.getMetadata().getName())
-                    .containsExactly("Ingress");
+            assertThat(policy.getSpec().getPolicyTypes()).as(policy.getMetadata().getName()).containsExactly("Ingress");
             assertThat(policy.getSpec().getEgress()).as(policy.getMetadata().getName()).isNullOrEmpty();
         });
     }
@@ -141,15 +149,16 @@ class NetworkPoliciesTests {
         for (NetworkPolicy policy : policies) {
             for (NetworkPolicyIngressRule rule : policy.getSpec().getIngress()) {
                 for (NetworkPolicyPeer peer : rule.getFrom()) {
-                    Stream.of(peer.getPodSelector(), peer.getNamespaceSelector()).filter(Objects::nonNull)
-                            .forEach(selector -> labels.putAll(selector.getMatchLabels()));
+                    Stream.of(peer.getPodSelector(), peer.getNamespaceSelector())
+                        .filter(Objects::nonNull)
+                        .forEach(selector -> labels.putAll(selector.getMatchLabels()));
                 }
             }
         }
         labels.keySet().removeIf(label -> label.startsWith("app.kubernetes.io/"));
         assertThat(labels).isEqualTo(Map.of(WRITER, "true", MONITORING, "true"));
         labels.forEach((label, value) -> assertThat(RestrictedNamespaceTests.readme())
-                .contains("`%s: \"%s\"`".formatted(label, value)));
+            .contains("`%s: \"%s\"`".formatted(label, value)));
     }
 
     @ParameterizedTest(name = "{0} fails when {1}")
@@ -182,8 +191,9 @@ class NetworkPoliciesTests {
                         policies -> peer(policies, "memcached", 0, 1).setNamespaceSelector(new LabelSelector()),
                         NetworkPoliciesTests::noOtherPodReachesMemcached),
                 breakage("gatewayReachesCommentsService", "the comments-service policy names another port",
-                        policies -> rule(policies, "comments-service", 0).getPorts().get(0)
-                                .setPort(new IntOrString(8080)),
+                        policies -> rule(policies, "comments-service", 0).getPorts()
+                            .get(0)
+                            .setPort(new IntOrString(8080)),
                         NetworkPoliciesTests::gatewayReachesCommentsService),
                 breakage("noOtherPodReachesCommentsService", "the comments-service policy's from is removed",
                         policies -> rule(policies, "comments-service", 0).setFrom(null),
@@ -192,8 +202,8 @@ class NetworkPoliciesTests {
                         policies -> policy(policies, "gateway").getSpec().getIngress().remove(0),
                         NetworkPoliciesTests::anyPodReachesTheGatewaysPublicPort),
                 breakage("anyPodReachesTheGatewaysPublicPort", "the public rule takes the gateway's own pods only",
-                        policies -> rule(policies, "gateway", 0).setFrom(List.of(peer(Map.of(
-                                "app.kubernetes.io/name", "gateway")))),
+                        policies -> rule(policies, "gateway", 0)
+                            .setFrom(List.of(peer(Map.of("app.kubernetes.io/name", "gateway")))),
                         NetworkPoliciesTests::anyPodReachesTheGatewaysPublicPort),
                 breakage("noOtherPodReachesTheManagementPort", "the public rule names no port, so every port",
                         policies -> rule(policies, "gateway", 0).setPorts(null),
@@ -202,14 +212,12 @@ class NetworkPoliciesTests {
                         policies -> peer(policies, "gateway", 1, 1).setNamespaceSelector(new LabelSelector()),
                         NetworkPoliciesTests::noOtherPodReachesTheManagementPort),
                 breakage("aMonitoringNamespaceOrPodReachesTheManagementPort",
-                        "the namespace and the pod are one peer, so both must match",
-                        policies -> {
+                        "the namespace and the pod are one peer, so both must match", policies -> {
                             NetworkPolicyIngressRule rule = rule(policies, "gateway", 1);
                             NetworkPolicyPeer both = rule.getFrom().get(0);
                             both.setPodSelector(rule.getFrom().get(1).getPodSelector());
                             rule.setFrom(List.of(both));
-                        },
-                        NetworkPoliciesTests::aMonitoringNamespaceOrPodReachesTheManagementPort),
+                        }, NetworkPoliciesTests::aMonitoringNamespaceOrPodReachesTheManagementPort),
                 breakage("aMonitoringNamespaceOrPodReachesTheManagementPort", "the namespace peer is removed",
                         policies -> rule(policies, "gateway", 1).getFrom().remove(0),
                         NetworkPoliciesTests::aMonitoringNamespaceOrPodReachesTheManagementPort),
@@ -218,15 +226,18 @@ class NetworkPoliciesTests {
                         policies -> policies.remove(policy(policies, "default-deny-ingress")),
                         NetworkPoliciesTests::aNewPodOfTheApplicationTakesNoConnectionsUntilAPolicyLetsThemIn),
                 breakage("noPolicyRestrictsEgress", "the memcached policy isolates egress too",
-                        policies -> policy(policies, "memcached").getSpec().setPolicyTypes(List.of("Ingress",
-                                "Egress")),
+                        policies -> policy(policies, "memcached").getSpec()
+                            .setPolicyTypes(List.of("Ingress", "Egress")),
                         NetworkPoliciesTests::noPolicyRestrictsEgress));
     }
 
     private boolean reaches(Source from, HasMetadata to, String portName) {
-        ContainerPort port = Pods.onlyContainer(to).getPorts().stream()
-                .filter(candidate -> portName.equals(candidate.getName())).findFirst()
-                .orElseThrow(() -> new AssertionError(to.getMetadata().getName() + " has no port " + portName));
+        ContainerPort port = Pods.onlyContainer(to)
+            .getPorts()
+            .stream()
+            .filter(candidate -> portName.equals(candidate.getName()))
+            .findFirst()
+            .orElseThrow(() -> new AssertionError(to.getMetadata().getName() + " has no port " + portName));
         return new NetworkPolicies(policies).allowsIngress(from, Pods.podTemplate(to).getMetadata().getLabels(), port);
     }
 
@@ -243,8 +254,10 @@ class NetworkPoliciesTests {
     }
 
     private static NetworkPolicy policy(List<NetworkPolicy> policies, String name) {
-        return policies.stream().filter(policy -> policy.getMetadata().getName().equals(name)).findFirst()
-                .orElseThrow(() -> new AssertionError("no policy " + name));
+        return policies.stream()
+            .filter(policy -> policy.getMetadata().getName().equals(name))
+            .findFirst()
+            .orElseThrow(() -> new AssertionError("no policy " + name));
     }
 
     private static NetworkPolicyIngressRule rule(List<NetworkPolicy> policies, String name, int index) {
@@ -265,4 +278,5 @@ class NetworkPoliciesTests {
             Consumer<NetworkPoliciesTests> runCheck) {
         return Arguments.of(check, breakage, breakIt, runCheck);
     }
+
 }

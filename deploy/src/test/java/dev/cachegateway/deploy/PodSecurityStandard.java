@@ -23,10 +23,11 @@ import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.WindowsSecurityContextOptions;
 
 /**
- * The restricted profile of the Pod Security Standards (kubernetes.io/docs/concepts/security/pod-security-standards),
- * which a namespace labelled pod-security.kubernetes.io/enforce: restricted holds every pod to: its baseline controls
- * and its own, checked in the order the standard lists them. A violation names the control it breaks, as the
- * standard names it, and the field.
+ * The restricted profile of the Pod Security Standards
+ * (kubernetes.io/docs/concepts/security/pod-security-standards), which a namespace
+ * labelled pod-security.kubernetes.io/enforce: restricted holds every pod to: its
+ * baseline controls and its own, checked in the order the standard lists them. A
+ * violation names the control it breaks, as the standard names it, and the field.
  */
 final class PodSecurityStandard {
 
@@ -36,7 +37,10 @@ final class PodSecurityStandard {
             "net.ipv4.ip_local_reserved_ports", "net.ipv4.tcp_keepalive_time", "net.ipv4.tcp_fin_timeout",
             "net.ipv4.tcp_keepalive_intvl", "net.ipv4.tcp_keepalive_probes");
 
-    /** The volume sources the restricted profile allows: none of them reaches the node's files or devices. */
+    /**
+     * The volume sources the restricted profile allows: none of them reaches the node's
+     * files or devices.
+     */
     static final Set<String> ALLOWED_VOLUME_TYPES = Set.of("configMap", "csi", "downwardAPI", "emptyDir", "ephemeral",
             "persistentVolumeClaim", "projected", "secret");
 
@@ -51,12 +55,18 @@ final class PodSecurityStandard {
     private PodSecurityStandard() {
     }
 
-    /** The first control of the restricted profile that the pod breaks, or empty if it meets them all. */
+    /**
+     * The first control of the restricted profile that the pod breaks, or empty if it
+     * meets them all.
+     */
     static Optional<String> restrictedViolation(PodTemplateSpec template) {
         return new Check(template).first();
     }
 
-    /** A container, an init container or an ephemeral container: what the standard looks at in each. */
+    /**
+     * A container, an init container or an ephemeral container: what the standard looks
+     * at in each.
+     */
     private record AnyContainer(String field, SecurityContext context, List<ContainerPort> ports) {
 
         <T> Optional<T> get(Function<SecurityContext, T> getter) {
@@ -79,8 +89,8 @@ final class PodSecurityStandard {
         Check(PodTemplateSpec template) {
             spec = template.getSpec();
             pod = Objects.requireNonNullElseGet(spec.getSecurityContext(), PodSecurityContext::new);
-            annotations = (template.getMetadata() == null || template.getMetadata().getAnnotations() == null)
-                    ? Map.of() : template.getMetadata().getAnnotations();
+            annotations = (template.getMetadata() == null || template.getMetadata().getAnnotations() == null) ? Map.of()
+                    : template.getMetadata().getAnnotations();
             for (int i = 0; i < list(spec.getContainers()).size(); i++) {
                 var container = spec.getContainers().get(i);
                 containers.add(new AnyContainer("containers[" + i + "]", container.getSecurityContext(),
@@ -126,8 +136,9 @@ final class PodSecurityStandard {
                 fail("HostProcess", "securityContext.windowsOptions.hostProcess is true");
             }
             for (AnyContainer container : containers) {
-                if (container.get(SecurityContext::getWindowsOptions).map(PodSecurityStandard::hostProcess)
-                        .orElse(false)) {
+                if (container.get(SecurityContext::getWindowsOptions)
+                    .map(PodSecurityStandard::hostProcess)
+                    .orElse(false)) {
                     fail("HostProcess", container.field() + ".securityContext.windowsOptions.hostProcess is true");
                 }
             }
@@ -161,8 +172,10 @@ final class PodSecurityStandard {
                 if (!drop.contains("ALL")) {
                     fail("Capabilities", container.field() + ".securityContext.capabilities.drop lacks ALL");
                 }
-                add.stream().filter(capability -> !capability.equals("NET_BIND_SERVICE")).forEach(capability ->
-                        fail("Capabilities", container.field() + ".securityContext.capabilities.add has " + capability));
+                add.stream()
+                    .filter(capability -> !capability.equals("NET_BIND_SERVICE"))
+                    .forEach(capability -> fail("Capabilities",
+                            container.field() + ".securityContext.capabilities.add has " + capability));
             }
         }
 
@@ -190,8 +203,9 @@ final class PodSecurityStandard {
                 fail("AppArmor", "securityContext.appArmorProfile.type is Unconfined");
             }
             for (AnyContainer container : containers) {
-                if (container.get(SecurityContext::getAppArmorProfile).map(PodSecurityStandard::unconfined)
-                        .orElse(false)) {
+                if (container.get(SecurityContext::getAppArmorProfile)
+                    .map(PodSecurityStandard::unconfined)
+                    .orElse(false)) {
                     fail("AppArmor", container.field() + ".securityContext.appArmorProfile.type is Unconfined");
                 }
             }
@@ -228,8 +242,10 @@ final class PodSecurityStandard {
 
         private void procMount() {
             for (AnyContainer container : containers) {
-                container.get(SecurityContext::getProcMount).filter(mount -> !mount.equals("Default")).ifPresent(
-                        mount -> fail("/proc Mount Type", container.field() + ".securityContext.procMount is " + mount));
+                container.get(SecurityContext::getProcMount)
+                    .filter(mount -> !mount.equals("Default"))
+                    .ifPresent(mount -> fail("/proc Mount Type",
+                            container.field() + ".securityContext.procMount is " + mount));
             }
         }
 
@@ -239,8 +255,9 @@ final class PodSecurityStandard {
                 fail("Seccomp", "securityContext.seccompProfile.type is " + podType);
             }
             for (AnyContainer container : containers) {
-                String own = container.get(SecurityContext::getSeccompProfile).map(PodSecurityStandard::seccompType)
-                        .orElse(null);
+                String own = container.get(SecurityContext::getSeccompProfile)
+                    .map(PodSecurityStandard::seccompType)
+                    .orElse(null);
                 String type = own != null ? own : podType;
                 if (type == null) {
                     fail("Seccomp", container.field() + " has no seccompProfile, nor has the pod");
@@ -262,9 +279,11 @@ final class PodSecurityStandard {
         private void volumeTypes() {
             for (Volume volume : list(spec.getVolumes())) {
                 Map<String, Object> fields = Manifests.YAML.convertValue(volume, FIELDS);
-                fields.keySet().stream().filter(type -> !type.equals("name") && fields.get(type) != null)
-                        .filter(type -> !ALLOWED_VOLUME_TYPES.contains(type))
-                        .forEach(type -> fail("Volume Types", "volume " + volume.getName() + " is a " + type));
+                fields.keySet()
+                    .stream()
+                    .filter(type -> !type.equals("name") && fields.get(type) != null)
+                    .filter(type -> !ALLOWED_VOLUME_TYPES.contains(type))
+                    .forEach(type -> fail("Volume Types", "volume " + volume.getName() + " is a " + type));
             }
         }
 
@@ -284,8 +303,8 @@ final class PodSecurityStandard {
             for (AnyContainer container : containers) {
                 Boolean own = container.get(SecurityContext::getRunAsNonRoot).orElse(null);
                 if (!Boolean.TRUE.equals(own != null ? own : pod.getRunAsNonRoot())) {
-                    fail("Running as Non-root", container.field() + " may run as root: runAsNonRoot is not true"
-                            + " for it or the pod");
+                    fail("Running as Non-root",
+                            container.field() + " may run as root: runAsNonRoot is not true" + " for it or the pod");
                 }
             }
         }
@@ -300,6 +319,7 @@ final class PodSecurityStandard {
                 }
             }
         }
+
     }
 
     private static boolean root(Long user) {
@@ -325,4 +345,5 @@ final class PodSecurityStandard {
     private static boolean confined(String seccompType) {
         return seccompType.equals("RuntimeDefault") || seccompType.equals("Localhost");
     }
+
 }

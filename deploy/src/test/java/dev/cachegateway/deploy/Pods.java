@@ -14,7 +14,10 @@ import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 
-/** What a Deployment or StatefulSet says about its pods, and how selectors and named ports find them. */
+/**
+ * What a Deployment or StatefulSet says about its pods, and how selectors and named ports
+ * find them.
+ */
 final class Pods {
 
     private Pods() {
@@ -40,18 +43,25 @@ final class Pods {
         return containers.get(0);
     }
 
-    /** A container port given by number or by name, as probes and Services may give it. */
+    /**
+     * A container port given by number or by name, as probes and Services may give it.
+     */
     static int port(Container container, IntOrString port) {
         if (port.getIntVal() != null) {
             return port.getIntVal();
         }
-        return container.getPorts().stream().filter(candidate -> port.getStrVal().equals(candidate.getName()))
-                .mapToInt(ContainerPort::getContainerPort)
-                .findFirst()
-                .orElseThrow(() -> new AssertionError("no port " + port.getStrVal() + " in " + container.getName()));
+        return container.getPorts()
+            .stream()
+            .filter(candidate -> port.getStrVal().equals(candidate.getName()))
+            .mapToInt(ContainerPort::getContainerPort)
+            .findFirst()
+            .orElseThrow(() -> new AssertionError("no port " + port.getStrVal() + " in " + container.getName()));
     }
 
-    /** Whether a selector picks pods with these labels; the manifests use matchLabels only. */
+    /**
+     * Whether a selector picks pods with these labels; the manifests use matchLabels
+     * only.
+     */
     static boolean selects(LabelSelector selector, Map<String, String> labels) {
         assertThat(selector.getMatchExpressions()).as("matchExpressions").isNullOrEmpty();
         return selects(selector.getMatchLabels(), labels);
@@ -60,4 +70,5 @@ final class Pods {
     static boolean selects(Map<String, String> matchLabels, Map<String, String> labels) {
         return matchLabels != null && !matchLabels.isEmpty() && labels.entrySet().containsAll(matchLabels.entrySet());
     }
+
 }

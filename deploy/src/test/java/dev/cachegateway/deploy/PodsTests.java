@@ -18,7 +18,8 @@ class PodsTests {
         for (HasMetadata workload : manifests.workloads()) {
             PodSecurityContext context = Pods.podTemplate(workload).getSpec().getSecurityContext();
             assertThat(context.getRunAsNonRoot()).as(workload.getMetadata().getName()).isTrue();
-            // The images name their users; the kubelet refuses to start a named user under runAsNonRoot.
+            // The images name their users; the kubelet refuses to start a named user
+            // under runAsNonRoot.
             assertThat(context.getRunAsUser()).as(workload.getMetadata().getName()).isPositive();
         }
     }
@@ -29,9 +30,9 @@ class PodsTests {
             for (Container container : Pods.podTemplate(workload).getSpec().getContainers()) {
                 assertThat(container.getSecurityContext().getReadOnlyRootFilesystem()).as(container.getName()).isTrue();
                 assertThat(container.getSecurityContext().getAllowPrivilegeEscalation()).as(container.getName())
-                        .isFalse();
+                    .isFalse();
                 assertThat(container.getSecurityContext().getCapabilities().getDrop()).as(container.getName())
-                        .contains("ALL");
+                    .contains("ALL");
             }
         }
     }
@@ -44,9 +45,10 @@ class PodsTests {
                 var limits = container.getResources().getLimits();
                 assertThat(requests).as(container.getName()).containsKeys("cpu", "memory");
                 assertThat(limits).as(container.getName()).containsKeys("cpu", "memory");
-                // A pod that may grow past its request is the first to go when its node runs short of memory.
-                assertThat(Quantity.getAmountInBytes(limits.get("memory")))
-                        .as(container.getName()).isEqualTo(Quantity.getAmountInBytes(requests.get("memory")));
+                // A pod that may grow past its request is the first to go when its node
+                // runs short of memory.
+                assertThat(Quantity.getAmountInBytes(limits.get("memory"))).as(container.getName())
+                    .isEqualTo(Quantity.getAmountInBytes(requests.get("memory")));
             }
         }
     }
@@ -60,4 +62,5 @@ class PodsTests {
             }
         }
     }
+
 }

@@ -19,8 +19,9 @@ import io.fabric8.kubernetes.api.model.Namespace;
 import org.junit.jupiter.api.Test;
 
 /**
- * The optional k8s-namespace overlay: a namespace that enforces the restricted Pod Security Standard, with the
- * application in it; and the labels deploy/README.md gives for a namespace of one's own are the same.
+ * The optional k8s-namespace overlay: a namespace that enforces the restricted Pod
+ * Security Standard, with the application in it; and the labels deploy/README.md gives
+ * for a namespace of one's own are the same.
  */
 class RestrictedNamespaceTests {
 
@@ -28,7 +29,8 @@ class RestrictedNamespaceTests {
 
     static final String PREFIX = "pod-security.kubernetes.io/";
 
-    private static final Pattern README_LABEL = Pattern.compile("(pod-security\\.kubernetes\\.io/[a-z-]+)=([a-z0-9.]+)");
+    private static final Pattern README_LABEL = Pattern
+        .compile("(pod-security\\.kubernetes\\.io/[a-z-]+)=([a-z0-9.]+)");
 
     final JsonNode kustomization = Manifests.readTree(OVERLAY.resolve("kustomization.yaml"));
 
@@ -80,10 +82,14 @@ class RestrictedNamespaceTests {
         assertThat(inReadme).isEqualTo(inManifest);
     }
 
-    /** Whether a namespace with these labels enforces, warns and audits the restricted profile. */
+    /**
+     * Whether a namespace with these labels enforces, warns and audits the restricted
+     * profile.
+     */
     static boolean enforcesRestricted(Map<String, String> labels) {
-        return List.of("enforce", "warn", "audit").stream()
-                .allMatch(mode -> "restricted".equals(labels.get(PREFIX + mode)));
+        return List.of("enforce", "warn", "audit")
+            .stream()
+            .allMatch(mode -> "restricted".equals(labels.get(PREFIX + mode)));
     }
 
     static String readme() {
@@ -105,4 +111,5 @@ class RestrictedNamespaceTests {
             throw new UncheckedIOException(file.toString(), ex);
         }
     }
+
 }

@@ -12,8 +12,8 @@ import java.util.regex.Pattern;
 import com.fasterxml.jackson.databind.JsonNode;
 
 /**
- * One of the project's Spring Boot applications as its own files describe it: the settings of its
- * application.yml that a manifest must agree with, and its Dockerfile.
+ * One of the project's Spring Boot applications as its own files describe it: the
+ * settings of its application.yml that a manifest must agree with, and its Dockerfile.
  */
 record SpringApp(String name, JsonNode config, String dockerfile) {
 
@@ -23,7 +23,10 @@ record SpringApp(String name, JsonNode config, String dockerfile) {
 
     private static final Pattern UID = Pattern.compile("--uid (\\d+)");
 
-    /** The module of that name; its Deployment, Service and compose service carry the same name. */
+    /**
+     * The module of that name; its Deployment, Service and compose service carry the same
+     * name.
+     */
     static SpringApp of(String name) {
         Path module = PROJECT.resolve(name);
         try {
@@ -35,7 +38,10 @@ record SpringApp(String name, JsonNode config, String dockerfile) {
         }
     }
 
-    /** A property by its dotted name, found in nested form or written with dots at any level. */
+    /**
+     * A property by its dotted name, found in nested form or written with dots at any
+     * level.
+     */
     Optional<String> property(String name) {
         return find(config, name);
     }
@@ -60,7 +66,10 @@ record SpringApp(String name, JsonNode config, String dockerfile) {
         return Integer.parseInt(property("server.port").orElse("8080"));
     }
 
-    /** Actuator's port: the server's unless management.server.port gives it one of its own. */
+    /**
+     * Actuator's port: the server's unless management.server.port gives it one of its
+     * own.
+     */
     int managementPort() {
         return property("management.server.port").map(Integer::parseInt).orElse(serverPort());
     }
@@ -69,7 +78,10 @@ record SpringApp(String name, JsonNode config, String dockerfile) {
         return property("management.endpoint.health.probes.enabled").map(Boolean::parseBoolean).orElse(false);
     }
 
-    /** How long a graceful shutdown may take; Spring Boot shuts down gracefully by default. */
+    /**
+     * How long a graceful shutdown may take; Spring Boot shuts down gracefully by
+     * default.
+     */
     Duration shutdownTimeout() {
         if (property("server.shutdown").filter("immediate"::equals).isPresent()) {
             return Duration.ZERO;

@@ -16,7 +16,10 @@ import io.fabric8.kubernetes.api.model.apps.Deployment;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** The gateway and comments-service Deployments agree with each application's own configuration. */
+/**
+ * The gateway and comments-service Deployments agree with each application's own
+ * configuration.
+ */
 class SpringAppManifestsTests {
 
     static final String LIVENESS = "/actuator/health/liveness";
@@ -30,9 +33,8 @@ class SpringAppManifestsTests {
     void containerPortsAreTheServerAndManagementPorts(String name) {
         SpringApp app = SpringApp.of(name);
         List<Integer> ports = container(name).getPorts().stream().map(ContainerPort::getContainerPort).toList();
-        assertThat(ports).containsExactlyInAnyOrderElementsOf(
-                app.serverPort() == app.managementPort() ? List.of(app.serverPort())
-                        : List.of(app.serverPort(), app.managementPort()));
+        assertThat(ports).containsExactlyInAnyOrderElementsOf(app.serverPort() == app.managementPort()
+                ? List.of(app.serverPort()) : List.of(app.serverPort(), app.managementPort()));
     }
 
     @ParameterizedTest
@@ -40,7 +42,8 @@ class SpringAppManifestsTests {
     void probesAreTheActuatorProbesOnTheManagementPort(String name) {
         SpringApp app = SpringApp.of(name);
         Container container = container(name);
-        // Without management.endpoint.health.probes.enabled these paths answer 404 and the pods never start.
+        // Without management.endpoint.health.probes.enabled these paths answer 404 and
+        // the pods never start.
         assertThat(app.probesEnabled()).as("probes enabled in %s's application.yml", name).isTrue();
         assertProbe(container, container.getStartupProbe(), LIVENESS, app.managementPort());
         assertProbe(container, container.getLivenessProbe(), LIVENESS, app.managementPort());
@@ -58,8 +61,8 @@ class SpringAppManifestsTests {
     void serviceSendsItsPortToTheServerPort(String name) {
         Service service = manifests.named(Service.class, name);
         int serverPort = SpringApp.of(name).serverPort();
-        assertThat(service.getSpec().getPorts()).singleElement().satisfies(port ->
-                assertThat(Pods.port(container(name), port.getTargetPort())).isEqualTo(serverPort));
+        assertThat(service.getSpec().getPorts()).singleElement()
+            .satisfies(port -> assertThat(Pods.port(container(name), port.getTargetPort())).isEqualTo(serverPort));
     }
 
     @ParameterizedTest
@@ -69,7 +72,8 @@ class SpringAppManifestsTests {
         assertThat(preStop).hasSize(2).first().isEqualTo("sleep");
         Duration pause = Duration.ofSeconds(Long.parseLong(preStop.get(1)));
         assertThat(pause).isPositive();
-        // The grace period runs from the preStop hook on; past it the kubelet kills the JVM mid-request.
+        // The grace period runs from the preStop hook on; past it the kubelet kills the
+        // JVM mid-request.
         Duration grace = Duration.ofSeconds(pod(name).getTerminationGracePeriodSeconds());
         assertThat(grace).isGreaterThan(pause.plus(SpringApp.of(name).shutdownTimeout()));
     }
@@ -80,11 +84,18 @@ class SpringAppManifestsTests {
         assertThat(pod(name).getSecurityContext().getRunAsUser()).isEqualTo(SpringApp.of(name).dockerfileUid());
         Container container = container(name);
         assertThat(container.getSecurityContext().getReadOnlyRootFilesystem()).isTrue();
-        // The JVM (hsperfdata) and the web servers (Netty's native libraries) write to /tmp.
-        String volume = container.getVolumeMounts().stream().filter(mount -> mount.getMountPath().equals("/tmp"))
-                .findFirst().orElseThrow(() -> new AssertionError("no volume at /tmp")).getName();
+        // The JVM (hsperfdata) and the web servers (Netty's native libraries) write to
+        // /tmp.
+        String volume = container.getVolumeMounts()
+            .stream()
+            .filter(mount -> mount.getMountPath().equals("/tmp"))
+            .findFirst()
+            .orElseThrow(() -> new AssertionError("no volume at /tmp"))
+            .getName();
         assertThat(pod(name).getVolumes()).filteredOn(candidate -> candidate.getName().equals(volume))
-                .singleElement().extracting(Volume::getEmptyDir).isNotNull();
+            .singleElement()
+            .extracting(Volume::getEmptyDir)
+            .isNotNull();
     }
 
     @ParameterizedTest
@@ -93,10 +104,12 @@ class SpringAppManifestsTests {
         Container container = container(name);
         Quantity limit = container.getResources().getLimits().get("memory");
         assertThat(new Compose().memoryLimit(name)).contains(Quantity.getAmountInBytes(limit).longValueExact());
-        // The Dockerfile sizes the heap as a share of the limit; an environment variable would replace that.
+        // The Dockerfile sizes the heap as a share of the limit; an environment variable
+        // would replace that.
         assertThat(SpringApp.of(name).dockerfile()).contains("MaxRAMPercentage")
-                // What the JIT compiler frees goes back to the system instead of counting against the limit.
-                .contains("TrimNativeHeapInterval");
+            // What the JIT compiler frees goes back to the system instead of counting
+            // against the limit.
+            .contains("TrimNativeHeapInterval");
         assertThat(container.getEnv()).noneMatch(env -> env.getName().equals("JAVA_TOOL_OPTIONS"));
     }
 
@@ -107,4 +120,5 @@ class SpringAppManifestsTests {
     private Container container(String name) {
         return Pods.onlyContainer(manifests.named(Deployment.class, name));
     }
+
 }

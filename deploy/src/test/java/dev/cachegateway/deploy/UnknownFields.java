@@ -9,16 +9,20 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Fields of a manifest that its kind does not have. fabric8 keeps a field it does not know in the object's
- * additionalProperties instead of failing, so a misspelt field (imagePullPolcy) would read cleanly, and the API
- * server would reject it or, worse, drop it.
+ * Fields of a manifest that its kind does not have. fabric8 keeps a field it does not
+ * know in the object's additionalProperties instead of failing, so a misspelt field
+ * (imagePullPolcy) would read cleanly, and the API server would reject it or, worse, drop
+ * it.
  */
 final class UnknownFields {
 
     private UnknownFields() {
     }
 
-    /** The paths of unknown fields, such as spec.template.spec.containers[0].imagePullPolcy. */
+    /**
+     * The paths of unknown fields, such as
+     * spec.template.spec.containers[0].imagePullPolcy.
+     */
     static List<String> in(Object resource) {
         List<String> found = new ArrayList<>();
         walk(resource, "", found);
@@ -70,4 +74,5 @@ final class UnknownFields {
             throw new IllegalStateException(getter.toString(), ex);
         }
     }
+
 }

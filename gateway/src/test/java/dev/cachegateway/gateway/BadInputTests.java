@@ -15,56 +15,25 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Nasty paths and headers, sent raw to the gateway in front of a real memcached: each gets a clean 2xx or 4xx, never
- * a 5xx, and memcached is left as it was, so no request became a memcached command.
+ * Nasty paths and headers, sent raw to the gateway in front of a real memcached: each
+ * gets a clean 2xx or 4xx, never a 5xx, and memcached is left as it was, so no request
+ * became a memcached command.
  */
 class BadInputTests extends CacheIntegrationTest {
 
     static Stream<Arguments> corpus() {
         List<Arguments> cases = new ArrayList<>();
-        for (String path : List.of(
-                "/api/v1/comments/1%0d%0aflush_all",
-                "/api/v1/comments/1%0D%0Aflush_all%0D%0A",
-                "/x%0D%0Adelete%20sentinel%0D%0A",
-                "/x%0D%0Aset%20sentinel%200%200%201%0D%0Ax%0D%0A",
-                "/api/v1/comments/%0D%0Aquit",
-                "/stats%0D%0A",
-                "/flush_all",
-                "/a%00b",
-                "/%00",
-                "/a%20b",
-                "/a%09b",
-                "/a%01%02%03%1F%7F",
-                "/" + "k".repeat(249),
-                "/" + "k".repeat(250),
-                "/api/v1/comments/" + "9".repeat(234),
-                "/" + "k".repeat(4_000),
-                "/" + "k".repeat(16_000),
-                "/%zz",
-                "/%",
-                "/%4",
-                "/%%",
-                "/%G0",
-                "/api/v1/comments/%",
-                "/%C0%AE%C0%AE/%C0%AE%C0%AE/etc/passwd",
-                "/%C0%AF",
-                "/%E0%80%AF",
-                "/%80",
-                "/%FF%FE",
-                "/api/v1/comments/../../../../etc/passwd",
-                "/..",
-                "/%2e%2e/%2e%2e/",
-                "/api/v1/%2e%2e/comments/1",
-                "/./././api/v1/comments/1",
-                "//api//v1//comments//1",
-                "///",
-                "/api/v1/comments/1;jsessionid=abc",
-                "/api/v1/comments/1?a=%0D%0Aflush_all",
-                "/api/v1/comments/1?" + "q=".repeat(1_000),
-                "/a\\b",
-                "/caf\u00c3\u00a9",
-                "http://evil.example/api/v1/comments/1",
-                "*")) {
+        for (String path : List.of("/api/v1/comments/1%0d%0aflush_all", "/api/v1/comments/1%0D%0Aflush_all%0D%0A",
+                "/x%0D%0Adelete%20sentinel%0D%0A", "/x%0D%0Aset%20sentinel%200%200%201%0D%0Ax%0D%0A",
+                "/api/v1/comments/%0D%0Aquit", "/stats%0D%0A", "/flush_all", "/a%00b", "/%00", "/a%20b", "/a%09b",
+                "/a%01%02%03%1F%7F", "/" + "k".repeat(249), "/" + "k".repeat(250),
+                "/api/v1/comments/" + "9".repeat(234), "/" + "k".repeat(4_000), "/" + "k".repeat(16_000), "/%zz", "/%",
+                "/%4", "/%%", "/%G0", "/api/v1/comments/%", "/%C0%AE%C0%AE/%C0%AE%C0%AE/etc/passwd", "/%C0%AF",
+                "/%E0%80%AF", "/%80", "/%FF%FE", "/api/v1/comments/../../../../etc/passwd", "/..", "/%2e%2e/%2e%2e/",
+                "/api/v1/%2e%2e/comments/1", "/./././api/v1/comments/1", "//api//v1//comments//1", "///",
+                "/api/v1/comments/1;jsessionid=abc", "/api/v1/comments/1?a=%0D%0Aflush_all",
+                "/api/v1/comments/1?" + "q=".repeat(1_000), "/a\\b", "/caf\u00c3\u00a9",
+                "http://evil.example/api/v1/comments/1", "*")) {
             cases.add(Arguments.of(describe(path), RawHttp.request("GET " + path + " HTTP/1.1", "Host: localhost")));
         }
         cases.add(raw("raw CR in the path", "GET /x\rflush_all HTTP/1.1\r\nHost: localhost\r\n\r\n"));
@@ -106,7 +75,8 @@ class BadInputTests extends CacheIntegrationTest {
     void answersCleanlyAndLeavesMemcachedAlone(String name, byte[] request) throws Exception {
         raw.set("sentinel", 0, 0, bytes("still here"));
         long flushes = raw.stat("cmd_flush");
-        // Misses only: the gateway deletes its own lock items (hits); a deleted sentinel would show above.
+        // Misses only: the gateway deletes its own lock items (hits); a deleted sentinel
+        // would show above.
         long deletes = raw.stat("delete_misses");
 
         String status = RawHttp.statusLine(port, request);
@@ -131,9 +101,13 @@ class BadInputTests extends CacheIntegrationTest {
         });
         raw.set("/api/v1/comments/1", 0, 0, bytes("{}"));
 
-        client.get().uri("/api/v1/comments/1").exchange()
-                .expectStatus().isOk()
-                .expectHeader().valueEquals("X-Cache", "HIT");
+        client.get()
+            .uri("/api/v1/comments/1")
+            .exchange()
+            .expectStatus()
+            .isOk()
+            .expectHeader()
+            .valueEquals("X-Cache", "HIT");
     }
 
     private static Arguments raw(String name, String request) {
@@ -150,4 +124,5 @@ class BadInputTests extends CacheIntegrationTest {
     private static String describe(String path) {
         return path.length() > 60 ? path.substring(0, 40) + "... (" + path.length() + " bytes)" : path;
     }
+
 }

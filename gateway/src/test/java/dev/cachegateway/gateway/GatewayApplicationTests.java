@@ -31,10 +31,10 @@ class GatewayApplicationTests {
     @Test
     void describesTheCacheFilterWithAllItsSettings() {
         assertThat(route("comments").getFilters()).extracting(Object::toString)
-                .anySatisfy(filter -> assertThat(filter).contains("MemcachedCache").contains("keyTemplate = '$uri'",
-                        "contentType = application/json", "gzipFlag = 0", "store = true", "defaultTtl = PT0S",
-                        "maxTtl = PT24H", "bypassHeaders = list['Authorization']", "storeStatuses = list[200]",
-                        "maxItemSize = 1048576B", "lockTimeout = PT5S"));
+            .anySatisfy(filter -> assertThat(filter).contains("MemcachedCache")
+                .contains("keyTemplate = '$uri'", "contentType = application/json", "gzipFlag = 0", "store = true",
+                        "defaultTtl = PT0S", "maxTtl = PT24H", "bypassHeaders = list['Authorization']",
+                        "storeStatuses = list[200]", "maxItemSize = 1048576B", "lockTimeout = PT5S"));
     }
 
     @Test
@@ -52,4 +52,5 @@ class GatewayApplicationTests {
         assertThat(route).as("route %s", id).isNotNull();
         return route;
     }
+
 }

@@ -24,8 +24,9 @@ import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
- * Stopping the gateway lets a request in flight finish. The backend takes 5 s, longer than the 3 s that Reactor
- * Netty grants requests on an immediate stop, so only a graceful shutdown answers it.
+ * Stopping the gateway lets a request in flight finish. The backend takes 5 s, longer
+ * than the 3 s that Reactor Netty grants requests on an immediate stop, so only a
+ * graceful shutdown answers it.
  */
 @Testcontainers
 class GracefulShutdownTests {
@@ -48,11 +49,12 @@ class GracefulShutdownTests {
                 "--memcached.servers=" + MemcachedContainer.address(memcached));
         int port = ((WebServerApplicationContext) gateway).getWebServer().getPort();
 
-        CompletableFuture<HttpResponse<String>> inFlight = HttpClient.newHttpClient().sendAsync(
-                HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/api/v1/comments/1")).build(),
-                HttpResponse.BodyHandlers.ofString());
-        Awaitility.await("the request at the backend").atMost(Duration.ofSeconds(10))
-                .until(() -> backend.calls("/api/v1/comments/1") > 0);
+        CompletableFuture<HttpResponse<String>> inFlight = HttpClient.newHttpClient()
+            .sendAsync(HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/api/v1/comments/1")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+        Awaitility.await("the request at the backend")
+            .atMost(Duration.ofSeconds(10))
+            .until(() -> backend.calls("/api/v1/comments/1") > 0);
         gateway.close();
 
         Awaitility.await("the answer to the request in flight").atMost(Duration.ofSeconds(10)).until(inFlight::isDone);
@@ -61,4 +63,5 @@ class GracefulShutdownTests {
         assertThat(response.body()).isEqualTo("{\"slow\":true}");
         assertThat(gateway.isActive()).isFalse();
     }
+
 }

@@ -9,7 +9,10 @@ import org.springframework.cloud.gateway.route.RouteLocator;
 import org.springframework.cloud.gateway.route.builder.RouteLocatorBuilder;
 import org.springframework.context.annotation.Bean;
 
-/** A gateway of a user's own: its YAML routes are in application.yml, and one route is in the Java DSL here. */
+/**
+ * A gateway of a user's own: its YAML routes are in application.yml, and one route is in
+ * the Java DSL here.
+ */
 @SpringBootApplication
 public class ExampleGatewayApplication {
 
@@ -21,10 +24,10 @@ public class ExampleGatewayApplication {
     RouteLocator javaRoutes(RouteLocatorBuilder routes, MemcachedCacheGatewayFilterFactory memcachedCache,
             @Value("${backend.uri}") String backend) {
         return routes.routes()
-                .route("java-dsl", route -> route.path("/dsl/**")
-                        .filters(filters -> filters.filter(memcachedCache.apply(cache -> cache
-                                .setKeyTemplate("dsl:$uri"))))
-                        .uri(backend))
-                .build();
+            .route("java-dsl", route -> route.path("/dsl/**")
+                .filters(filters -> filters.filter(memcachedCache.apply(cache -> cache.setKeyTemplate("dsl:$uri"))))
+                .uri(backend))
+            .build();
     }
+
 }

@@ -12,8 +12,8 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 
 /**
- * A backend that answers every request with its path, how many body bytes it read and a count of the calls it has
- * answered, cacheable for a minute.
+ * A backend that answers every request with its path, how many body bytes it read and a
+ * count of the calls it has answered, cacheable for a minute.
  */
 final class CountingBackend implements AutoCloseable {
 
@@ -46,7 +46,8 @@ final class CountingBackend implements AutoCloseable {
             received = in.transferTo(OutputStream.nullOutputStream());
         }
         byte[] body = ("{\"path\":\"" + exchange.getRequestURI().getPath() + "\",\"received\":" + received
-                + ",\"call\":" + calls.incrementAndGet() + "}").getBytes(StandardCharsets.UTF_8);
+                + ",\"call\":" + calls.incrementAndGet() + "}")
+            .getBytes(StandardCharsets.UTF_8);
         exchange.getResponseHeaders().set("Content-Type", "application/json");
         exchange.getResponseHeaders().set("Cache-Control", "public, max-age=60");
         exchange.getResponseHeaders().set("X-Backend", "counting");
@@ -60,4 +61,5 @@ final class CountingBackend implements AutoCloseable {
     public void close() {
         server.stop(0);
     }
+
 }

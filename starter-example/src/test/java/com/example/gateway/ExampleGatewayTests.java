@@ -35,9 +35,9 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 /**
- * A user's gateway with the starter, from outside: its cached routes, in YAML and in the Java DSL, miss and then hit
- * on a real memcached; a misspelt filter argument stops it at startup; and its uncached route answers as it would
- * without the starter.
+ * A user's gateway with the starter, from outside: its cached routes, in YAML and in the
+ * Java DSL, miss and then hit on a real memcached; a misspelt filter argument stops it at
+ * startup; and its uncached route answers as it would without the starter.
  */
 @Testcontainers
 @SpringBootTest(classes = ExampleGatewayApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT)
@@ -79,14 +79,16 @@ class ExampleGatewayTests {
 
     @Test
     void aMisspeltFilterArgumentStopsStartupNamingIt() {
-        Throwable failure = catchThrowable(() -> start(ExampleGatewayApplication.class, "--spring.cloud.gateway.server.webflux.routes[0].id=typo",
-                "--spring.cloud.gateway.server.webflux.routes[0].uri=" + backend.uri(),
-                "--spring.cloud.gateway.server.webflux.routes[0].predicates[0]=Path=/typo/**",
-                "--spring.cloud.gateway.server.webflux.routes[0].filters[0].name=MemcachedCache",
-                "--spring.cloud.gateway.server.webflux.routes[0].filters[0].args.key-tempalte=$uri").close());
+        Throwable failure = catchThrowable(
+                () -> start(ExampleGatewayApplication.class, "--spring.cloud.gateway.server.webflux.routes[0].id=typo",
+                        "--spring.cloud.gateway.server.webflux.routes[0].uri=" + backend.uri(),
+                        "--spring.cloud.gateway.server.webflux.routes[0].predicates[0]=Path=/typo/**",
+                        "--spring.cloud.gateway.server.webflux.routes[0].filters[0].name=MemcachedCache",
+                        "--spring.cloud.gateway.server.webflux.routes[0].filters[0].args.key-tempalte=$uri")
+                    .close());
 
-        assertThat(NestedExceptionUtils.getMostSpecificCause(failure).getMessage())
-                .contains("'key-tempalte'", "route 'typo'");
+        assertThat(NestedExceptionUtils.getMostSpecificCause(failure).getMessage()).contains("'key-tempalte'",
+                "route 'typo'");
     }
 
     @Test
@@ -104,16 +106,18 @@ class ExampleGatewayTests {
         assertThat(withStarter.statusCode()).isEqualTo(without.statusCode()).isEqualTo(200);
         assertThat(headersBut(withStarter, "date")).isEqualTo(headersBut(without, "date"));
         assertThat(withStarter.body().replaceAll("\"call\":\\d+", ""))
-                .isEqualTo(without.body().replaceAll("\"call\":\\d+", ""));
+            .isEqualTo(without.body().replaceAll("\"call\":\\d+", ""));
     }
 
-    // The demo turns on a body limit and concurrency limits; an application that takes the starter has them off.
+    // The demo turns on a body limit and concurrency limits; an application that takes
+    // the starter has them off.
     @Test
     void takesABodyOfAnySizeAndSetsNoConcurrencyLimitUnlessTold() throws Exception {
         byte[] upload = new byte[2 * 1024 * 1024];
-        HttpResponse<String> answer = http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port
-                + "/plain/upload")).POST(HttpRequest.BodyPublishers.ofByteArray(upload)).build(),
-                HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> answer = http
+            .send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/plain/upload"))
+                .POST(HttpRequest.BodyPublishers.ofByteArray(upload))
+                .build(), HttpResponse.BodyHandlers.ofString());
 
         assertThat(answer.statusCode()).isEqualTo(200);
         assertThat(answer.body()).contains("\"received\":" + upload.length);
@@ -128,8 +132,8 @@ class ExampleGatewayTests {
         assertThat(miss.headers().firstValue("X-Cache")).hasValue("MISS");
 
         // The store lands after the answer, so the first hit may take a moment.
-        HttpResponse<String> hit = await().atMost(Duration.ofSeconds(5)).until(() -> get(port, path),
-                answer -> answer.headers().firstValue("X-Cache").equals(Optional.of("HIT")));
+        HttpResponse<String> hit = await().atMost(Duration.ofSeconds(5))
+            .until(() -> get(port, path), answer -> answer.headers().firstValue("X-Cache").equals(Optional.of("HIT")));
         assertThat(hit.body()).isEqualTo(miss.body());
         assertThat(backend.calls() - before).isEqualTo(1);
     }
@@ -159,9 +163,11 @@ class ExampleGatewayTests {
     @SpringBootConfiguration
     @EnableAutoConfiguration
     static class WithoutTheStarter {
+
     }
 
     private static String memcachedServer() {
         return memcached.getHost() + ":" + memcached.getMappedPort(11211);
     }
+
 }

@@ -14,8 +14,9 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * The Sinatra app's four endpoints. The cacheable ones invite shared caches (the gateway) to keep the answer; the
- * {@code no_cache} ones forbid it, so they always reach the backend.
+ * The Sinatra app's four endpoints. The cacheable ones invite shared caches (the gateway)
+ * to keep the answer; the {@code no_cache} ones forbid it, so they always reach the
+ * backend.
  */
 @RestController
 @RequestMapping(path = "/api/v1/comments", produces = MediaType.APPLICATION_JSON_VALUE)
@@ -35,7 +36,8 @@ public class CommentController {
     public CommentController(CommentRepository comments, JsonMapper json, CommentsProperties properties) {
         this.comments = comments;
         this.json = json;
-        // Written out rather than built with CacheControl, which would order it "max-age=60, public".
+        // Written out rather than built with CacheControl, which would order it
+        // "max-age=60, public".
         this.cacheable = "public, max-age=" + properties.maxAge().toSeconds();
     }
 
@@ -59,12 +61,14 @@ public class CommentController {
         return respond(NO_STORE, comments.findByUserId(id));
     }
 
-    // Serialised to bytes here, not streamed by a message converter, so the answer carries a Content-Length as
+    // Serialised to bytes here, not streamed by a message converter, so the answer
+    // carries a Content-Length as
     // Sinatra's did: HTTP/1.0 clients such as ab can then keep the connection alive.
     private ResponseEntity<byte[]> respond(String cacheControl, Object data) {
         return ResponseEntity.ok()
-                .header(HttpHeaders.CACHE_CONTROL, cacheControl)
-                .contentType(MediaType.APPLICATION_JSON)
-                .body(json.writeValueAsBytes(data));
+            .header(HttpHeaders.CACHE_CONTROL, cacheControl)
+            .contentType(MediaType.APPLICATION_JSON)
+            .body(json.writeValueAsBytes(data));
     }
+
 }

@@ -6,16 +6,17 @@ import java.util.List;
 import org.springframework.stereotype.Repository;
 
 /**
- * The one source of the API's data. Like the Sinatra app, it answers with the same fixed comment whatever id is
- * asked for, so every response is the same bytes and the benchmark measures serving, not data access.
+ * The one source of the API's data. Like the Sinatra app, it answers with the same fixed
+ * comment whatever id is asked for, so every response is the same bytes and the benchmark
+ * measures serving, not data access.
  */
 @Repository
 public class CommentRepository {
 
     static final int COMMENTS_PER_USER = 25;
 
-    private static final Comment COMMENT =
-            new Comment(2, "paul", "this is a test comment to see how this thing works.");
+    private static final Comment COMMENT = new Comment(2, "paul",
+            "this is a test comment to see how this thing works.");
 
     private static final List<Comment> USER_COMMENTS = Collections.nCopies(COMMENTS_PER_USER, COMMENT);
 
@@ -26,4 +27,5 @@ public class CommentRepository {
     public List<Comment> findByUserId(String userId) {
         return USER_COMMENTS;
     }
+
 }

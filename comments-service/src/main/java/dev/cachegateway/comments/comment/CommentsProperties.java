@@ -8,7 +8,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 /**
  * Settings of the comments API.
  *
- * @param maxAge how long shared caches may keep a cacheable answer: the {@code max-age} of its Cache-Control
+ * @param maxAge how long shared caches may keep a cacheable answer: the {@code max-age}
+ * of its Cache-Control
  */
 @ConfigurationProperties("comments")
 public record CommentsProperties(@DefaultValue("60s") Duration maxAge) {

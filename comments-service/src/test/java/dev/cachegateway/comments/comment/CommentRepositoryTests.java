@@ -19,4 +19,5 @@ class CommentRepositoryTests {
     void findsTwentyFiveCopiesOfThatCommentForAnyUser() {
         assertThat(repository.findByUserId("1")).hasSize(25).containsOnly(repository.findById("1"));
     }
+
 }

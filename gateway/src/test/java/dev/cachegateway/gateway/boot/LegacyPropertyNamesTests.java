@@ -16,7 +16,10 @@ import org.springframework.core.env.MapPropertySource;
 import org.springframework.core.env.StandardEnvironment;
 import org.springframework.core.env.SystemEnvironmentPropertySource;
 
-/** The properties that moved under memcached. are read by their earlier names too, and the new names win. */
+/**
+ * The properties that moved under memcached. are read by their earlier names too, and the
+ * new names win.
+ */
 class LegacyPropertyNamesTests {
 
     private final StandardEnvironment environment = new StandardEnvironment();
@@ -39,9 +42,10 @@ class LegacyPropertyNamesTests {
 
     @Test
     void readsAnEnvironmentVariableByItsEarlierName() {
-        environment.getPropertySources().replace(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
-                new SystemEnvironmentPropertySource(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
-                        Map.of("GATEWAY_WARMUP_DURATION", "8s", "GATEWAY_WARMUP_READYWITHIN", "9s")));
+        environment.getPropertySources()
+            .replace(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
+                    new SystemEnvironmentPropertySource(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
+                            Map.of("GATEWAY_WARMUP_DURATION", "8s", "GATEWAY_WARMUP_READYWITHIN", "9s")));
         new LegacyPropertyNames(new DeferredLogs()).postProcessEnvironment(environment, null);
 
         assertThat(warmUp().getDuration()).isEqualTo(Duration.ofSeconds(8));
@@ -52,8 +56,9 @@ class LegacyPropertyNamesTests {
     void readsAListByItsEarlierName() {
         given(Map.of("gateway.request.unkeyed-headers[0]", "X-Tenant", "gateway.request.unkeyed-headers[1]", "X-Host"));
 
-        assertThat(Binder.get(environment).bindOrCreate("memcached.request", RequestProperties.class)
-                .getUnkeyedHeaders()).containsExactly("X-Tenant", "X-Host");
+        assertThat(
+                Binder.get(environment).bindOrCreate("memcached.request", RequestProperties.class).getUnkeyedHeaders())
+            .containsExactly("X-Tenant", "X-Host");
     }
 
     @Test
@@ -77,4 +82,5 @@ class LegacyPropertyNamesTests {
     private WarmUpProperties warmUp() {
         return Binder.get(environment).bindOrCreate("memcached.warm-up", WarmUpProperties.class);
     }
+
 }

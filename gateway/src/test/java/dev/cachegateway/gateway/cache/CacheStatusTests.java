@@ -16,8 +16,9 @@ import org.springframework.http.HttpHeaders;
 import org.springframework.test.web.reactive.server.WebTestClient;
 
 /**
- * Every answer through a cached route says what the cache did in X-Cache and in RFC 9211 Cache-Status (read here
- * with an RFC 8941 parser), and the lookups meter counts it under the same X-Cache.
+ * Every answer through a cached route says what the cache did in X-Cache and in RFC 9211
+ * Cache-Status (read here with an RFC 8941 parser), and the lookups meter counts it under
+ * the same X-Cache.
  */
 class CacheStatusTests extends CacheIntegrationTest {
 
@@ -49,8 +50,8 @@ class CacheStatusTests extends CacheIntegrationTest {
 
         HttpHeaders headers = headersOf(c -> c.get().uri("/api/v1/comments/3"), "MISS");
 
-        assertThat(member(headers).parameters())
-                .containsExactly(entry("fwd", "uri-miss"), entry("detail", "cache-control"));
+        assertThat(member(headers).parameters()).containsExactly(entry("fwd", "uri-miss"),
+                entry("detail", "cache-control"));
         assertThat(lookups("miss")).isEqualTo(misses + 1);
         assertThat(stores("skipped", "cache-control")).isGreaterThanOrEqualTo(1);
     }
@@ -67,8 +68,8 @@ class CacheStatusTests extends CacheIntegrationTest {
         double bypasses = lookups("bypass");
 
         HttpHeaders post = headersOf(c -> c.post().uri("/api/v1/comments/5"), "BYPASS");
-        HttpHeaders authorized =
-                headersOf(c -> c.get().uri("/api/v1/comments/5").header("Authorization", "x"), "BYPASS");
+        HttpHeaders authorized = headersOf(c -> c.get().uri("/api/v1/comments/5").header("Authorization", "x"),
+                "BYPASS");
         HttpHeaders longKey = headersOf(c -> c.get().uri("/api/v1/comments/" + "9".repeat(240)), "BYPASS");
 
         assertThat(member(post).parameters()).containsExactly(entry("fwd", "method"));
@@ -79,13 +80,13 @@ class CacheStatusTests extends CacheIntegrationTest {
 
     @Test
     void appendsItsMemberAfterTheBackendsOwn() {
-        backend.reply("/api/v1/comments/6", Reply.json("{}", "max-age=60")
-                .withHeader("Cache-Status", "origin-cache; fwd=uri-miss"));
+        backend.reply("/api/v1/comments/6",
+                Reply.json("{}", "max-age=60").withHeader("Cache-Status", "origin-cache; fwd=uri-miss"));
 
         HttpHeaders headers = headersOf(c -> c.get().uri("/api/v1/comments/6"), "MISS");
 
         assertThat(CacheStatusMember.all(headers.get("Cache-Status"))).extracting(CacheStatusMember::cache)
-                .containsExactly("origin-cache", "memcached-gateway");
+            .containsExactly("origin-cache", "memcached-gateway");
     }
 
     @Test
@@ -102,9 +103,13 @@ class CacheStatusTests extends CacheIntegrationTest {
     }
 
     private HttpHeaders headersOf(Function<WebTestClient, WebTestClient.RequestHeadersSpec<?>> request, String xCache) {
-        return request.apply(client).exchange()
-                .expectHeader().valueEquals("X-Cache", xCache)
-                .expectBody().returnResult().getResponseHeaders();
+        return request.apply(client)
+            .exchange()
+            .expectHeader()
+            .valueEquals("X-Cache", xCache)
+            .expectBody()
+            .returnResult()
+            .getResponseHeaders();
     }
 
     private static CacheStatusMember member(HttpHeaders headers) {
@@ -118,4 +123,5 @@ class CacheStatusTests extends CacheIntegrationTest {
     private double stores(String result, String reason) {
         return meters.get("memcached.cache.stores").tag("result", result).tag("reason", reason).counter().count();
     }
+
 }

@@ -12,8 +12,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * A hit carries a strong ETag of its bytes and answers a matching If-None-Match with 304 and no body (RFC 9110 13),
- * without the backend; a stored miss carries the ETag its later hits will carry.
+ * A hit carries a strong ETag of its bytes and answers a matching If-None-Match with 304
+ * and no body (RFC 9110 13), without the backend; a stored miss carries the ETag its
+ * later hits will carry.
  */
 class ConditionalRequestsTests extends CacheIntegrationTest {
 
@@ -32,17 +33,24 @@ class ConditionalRequestsTests extends CacheIntegrationTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"%s", "W/%s", "\"other\", %s", "*"})
+    @ValueSource(strings = { "%s", "W/%s", "\"other\", %s", "*" })
     void answersAMatchingIfNoneMatchOnAHitWithNotModifiedAndNoBody(String ifNoneMatch) throws Exception {
         raw.set(PATH, 0, 0, bytes("{\"a\":1}"));
         String etag = etagOf(PATH);
 
         for (var request : List.of(client.get(), client.head())) {
-            var headers = request.uri(PATH).header("If-None-Match", ifNoneMatch.formatted(etag)).exchange()
-                    .expectStatus().isNotModified()
-                    .expectHeader().valueEquals("ETag", etag)
-                    .expectHeader().valueEquals("X-Cache", "HIT")
-                    .expectBody().isEmpty().getResponseHeaders();
+            var headers = request.uri(PATH)
+                .header("If-None-Match", ifNoneMatch.formatted(etag))
+                .exchange()
+                .expectStatus()
+                .isNotModified()
+                .expectHeader()
+                .valueEquals("ETag", etag)
+                .expectHeader()
+                .valueEquals("X-Cache", "HIT")
+                .expectBody()
+                .isEmpty()
+                .getResponseHeaders();
             assertThat(CacheStatusMember.last(headers.get("Cache-Status")).parameters()).containsKey("hit");
         }
         assertThat(backend.totalCalls()).isZero();
@@ -54,27 +62,42 @@ class ConditionalRequestsTests extends CacheIntegrationTest {
         raw.set(PATH, 0, 0, bytes("{\"a\":1}"));
         String etag = etagOf(PATH);
 
-        client.get().uri(PATH).header("If-None-Match", etag).exchange()
-                .expectStatus().isNotModified()
-                .expectHeader().exists("Date");
+        client.get()
+            .uri(PATH)
+            .header("If-None-Match", etag)
+            .exchange()
+            .expectStatus()
+            .isNotModified()
+            .expectHeader()
+            .exists("Date");
     }
 
     @Test
     void answersAnIfNoneMatchThatDoesNotMatchWithTheWholeHit() throws Exception {
         raw.set(PATH, 0, 0, bytes("{\"a\":1}"));
 
-        client.get().uri(PATH).header("If-None-Match", "\"stale\"").exchange()
-                .expectStatus().isOk()
-                .expectBody(String.class).isEqualTo("{\"a\":1}");
+        client.get()
+            .uri(PATH)
+            .header("If-None-Match", "\"stale\"")
+            .exchange()
+            .expectStatus()
+            .isOk()
+            .expectBody(String.class)
+            .isEqualTo("{\"a\":1}");
     }
 
     @Test
     void givesAStoredMissTheETagItsLaterHitsCarry() throws Exception {
         backend.reply(PATH, Reply.json("{\"id\":1}", "public, max-age=60"));
 
-        String onMiss = client.get().uri(PATH).exchange()
-                .expectHeader().valueEquals("X-Cache", "MISS")
-                .returnResult(byte[].class).getResponseHeaders().getETag();
+        String onMiss = client.get()
+            .uri(PATH)
+            .exchange()
+            .expectHeader()
+            .valueEquals("X-Cache", "MISS")
+            .returnResult(byte[].class)
+            .getResponseHeaders()
+            .getETag();
         awaitStored(PATH);
         String onHit = etagOf(PATH);
 
@@ -90,9 +113,16 @@ class ConditionalRequestsTests extends CacheIntegrationTest {
     }
 
     private String etagOf(String path) {
-        return client.get().uri(path).exchange()
-                .expectStatus().isOk()
-                .expectHeader().valueEquals("X-Cache", "HIT")
-                .returnResult(byte[].class).getResponseHeaders().getETag();
+        return client.get()
+            .uri(path)
+            .exchange()
+            .expectStatus()
+            .isOk()
+            .expectHeader()
+            .valueEquals("X-Cache", "HIT")
+            .returnResult(byte[].class)
+            .getResponseHeaders()
+            .getETag();
     }
+
 }

@@ -15,8 +15,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.springframework.test.context.TestPropertySource;
 
 /**
- * The storing half of the filter: a miss fills memcached when, and only when, HTTP allows a shared cache to keep
- * the answer.
+ * The storing half of the filter: a miss fills memcached when, and only when, HTTP allows
+ * a shared cache to keep the answer.
  */
 @TestPropertySource(properties = "memcached.cache.max-item-size=4KB")
 class MemcachedCacheStoreTests extends CacheIntegrationTest {
@@ -26,15 +26,27 @@ class MemcachedCacheStoreTests extends CacheIntegrationTest {
         String path = "/api/v1/comments/1";
         backend.reply(path, Reply.json("{\"id\":1}", "public, max-age=37"));
 
-        byte[] first = client.get().uri(path).exchange()
-                .expectStatus().isOk()
-                .expectHeader().valueEquals("X-Cache", "MISS")
-                .expectBody(byte[].class).returnResult().getResponseBody();
+        byte[] first = client.get()
+            .uri(path)
+            .exchange()
+            .expectStatus()
+            .isOk()
+            .expectHeader()
+            .valueEquals("X-Cache", "MISS")
+            .expectBody(byte[].class)
+            .returnResult()
+            .getResponseBody();
         MemcachedTextClient.Item stored = awaitStored(path);
-        byte[] second = client.get().uri(path).exchange()
-                .expectStatus().isOk()
-                .expectHeader().valueEquals("X-Cache", "HIT")
-                .expectBody(byte[].class).returnResult().getResponseBody();
+        byte[] second = client.get()
+            .uri(path)
+            .exchange()
+            .expectStatus()
+            .isOk()
+            .expectHeader()
+            .valueEquals("X-Cache", "HIT")
+            .expectBody(byte[].class)
+            .returnResult()
+            .getResponseBody();
 
         assertThat(second).isEqualTo(first).isEqualTo(bytes("{\"id\":1}"));
         assertThat(stored.value()).isEqualTo(first);
@@ -47,9 +59,13 @@ class MemcachedCacheStoreTests extends CacheIntegrationTest {
     void storesNothingWithoutExplicitFreshnessOnARouteWithoutADefaultLifetime() throws Exception {
         backend.reply("/api/v1/comments/2", Reply.json("{}", "public"));
 
-        client.get().uri("/api/v1/comments/2").exchange()
-                .expectHeader().valueEquals("X-Cache", "MISS")
-                .expectHeader().valueEquals("Cache-Status", "memcached-gateway; fwd=uri-miss; detail=no-freshness");
+        client.get()
+            .uri("/api/v1/comments/2")
+            .exchange()
+            .expectHeader()
+            .valueEquals("X-Cache", "MISS")
+            .expectHeader()
+            .valueEquals("Cache-Status", "memcached-gateway; fwd=uri-miss; detail=no-freshness");
 
         assertNotStored("/api/v1/comments/2");
     }
@@ -76,9 +92,13 @@ class MemcachedCacheStoreTests extends CacheIntegrationTest {
     void storesNothingThatCacheControlForbids(String cacheControl) throws Exception {
         backend.reply("/api/v1/comments/3", Reply.json("{}", cacheControl));
 
-        client.get().uri("/api/v1/comments/3").exchange()
-                .expectStatus().isOk()
-                .expectHeader().valueEquals("X-Cache", "MISS");
+        client.get()
+            .uri("/api/v1/comments/3")
+            .exchange()
+            .expectStatus()
+            .isOk()
+            .expectHeader()
+            .valueEquals("X-Cache", "MISS");
 
         assertNotStored("/api/v1/comments/3");
     }
@@ -96,13 +116,17 @@ class MemcachedCacheStoreTests extends CacheIntegrationTest {
     }
 
     @ParameterizedTest
-    @CsvSource({"404", "500", "302"})
+    @CsvSource({ "404", "500", "302" })
     void storesNoStatusButTwoHundred(int status) throws Exception {
         backend.reply("/api/v1/comments/6", Reply.json("{}", "max-age=60").withStatus(status));
 
-        client.get().uri("/api/v1/comments/6").exchange()
-                .expectStatus().isEqualTo(status)
-                .expectHeader().valueEquals("X-Cache", "MISS");
+        client.get()
+            .uri("/api/v1/comments/6")
+            .exchange()
+            .expectStatus()
+            .isEqualTo(status)
+            .expectHeader()
+            .valueEquals("X-Cache", "MISS");
 
         assertNotStored("/api/v1/comments/6");
     }
@@ -110,8 +134,7 @@ class MemcachedCacheStoreTests extends CacheIntegrationTest {
     @Test
     void storesNothingForAPostOrARequestWithAuthorization() throws Exception {
         client.post().uri("/api/v1/comments/7").bodyValue("{}").exchange().expectStatus().isOk();
-        client.get().uri("/api/v1/comments/8").header("Authorization", "Basic dTpw").exchange()
-                .expectStatus().isOk();
+        client.get().uri("/api/v1/comments/8").header("Authorization", "Basic dTpw").exchange().expectStatus().isOk();
 
         assertNotStored("/api/v1/comments/7");
         assertNotStored("/api/v1/comments/8");
@@ -130,9 +153,13 @@ class MemcachedCacheStoreTests extends CacheIntegrationTest {
         Arrays.fill(large, (byte) 'x');
         backend.reply("/api/v1/comments/10", Reply.json("", "max-age=60").withBody(large));
 
-        client.get().uri("/api/v1/comments/10").exchange()
-                .expectStatus().isOk()
-                .expectBody(byte[].class).isEqualTo(large);
+        client.get()
+            .uri("/api/v1/comments/10")
+            .exchange()
+            .expectStatus()
+            .isOk()
+            .expectBody(byte[].class)
+            .isEqualTo(large);
 
         assertNotStored("/api/v1/comments/10");
     }
@@ -140,8 +167,8 @@ class MemcachedCacheStoreTests extends CacheIntegrationTest {
     @Test
     void storesAGzipAnswerWithTheGzipFlagAndServesItGzippedAgain() throws Exception {
         byte[] gzipped = gzip("{\"compressed\":true}");
-        backend.reply("/gzip/doc", Reply.json("", "max-age=60").withBody(gzipped)
-                .withHeader("Content-Encoding", "gzip"));
+        backend.reply("/gzip/doc",
+                Reply.json("", "max-age=60").withBody(gzipped).withHeader("Content-Encoding", "gzip"));
 
         HttpResponse<byte[]> miss = plainGet("/gzip/doc", "Accept-Encoding", "gzip");
         MemcachedTextClient.Item stored = awaitStored("/gzip/doc");
@@ -157,20 +184,26 @@ class MemcachedCacheStoreTests extends CacheIntegrationTest {
 
     @Test
     void storesNoGzipAnswerOnARouteWithoutAGzipFlag() throws Exception {
-        backend.reply("/api/v1/comments/11", Reply.json("", "max-age=60").withBody(gzip("{}"))
-                .withHeader("Content-Encoding", "gzip"));
+        backend.reply("/api/v1/comments/11",
+                Reply.json("", "max-age=60").withBody(gzip("{}")).withHeader("Content-Encoding", "gzip"));
 
-        client.get().uri("/api/v1/comments/11").header("Accept-Encoding", "gzip").exchange()
-                .expectHeader().valueEquals("X-Cache", "MISS");
+        client.get()
+            .uri("/api/v1/comments/11")
+            .header("Accept-Encoding", "gzip")
+            .exchange()
+            .expectHeader()
+            .valueEquals("X-Cache", "MISS");
 
         assertNotStored("/api/v1/comments/11");
     }
 
-    // Stores reach memcached in order, so once a later one has landed an earlier one would have too.
+    // Stores reach memcached in order, so once a later one has landed an earlier one
+    // would have too.
     private void assertNotStored(String key) throws Exception {
         client.get().uri("/api/v1/comments/999").exchange().expectHeader().valueEquals("X-Cache", "MISS");
         awaitStored("/api/v1/comments/999");
         assertThat(raw.get(key)).as("item under %s", key).isNull();
         raw.flushAll();
     }
+
 }

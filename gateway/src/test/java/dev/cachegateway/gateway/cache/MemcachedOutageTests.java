@@ -38,8 +38,8 @@ import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.reactive.server.WebTestClient;
 
 /**
- * memcached slow or gone while the gateway runs: every request is still answered by the backend, well within the
- * client's patience, and hits come back when memcached does.
+ * memcached slow or gone while the gateway runs: every request is still answered by the
+ * backend, well within the client's patience, and hits come back when memcached does.
  */
 @Testcontainers
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
@@ -48,10 +48,12 @@ class MemcachedOutageTests {
 
     static final int HOST_PORT = freePort();
 
-    // A fixed host port, so that memcached comes back where the gateway left it after a stop and start.
+    // A fixed host port, so that memcached comes back where the gateway left it after a
+    // stop and start.
     @Container
     static final GenericContainer<?> memcached = MemcachedContainer.create()
-            .withCreateContainerCmdModifier(cmd -> cmd.getHostConfig().withPortBindings(
+        .withCreateContainerCmdModifier(cmd -> cmd.getHostConfig()
+            .withPortBindings(
                     new PortBinding(Ports.Binding.bindPort(HOST_PORT), ExposedPort.tcp(MemcachedContainer.PORT))));
 
     static final RecordingBackend backend = RecordingBackend.startQuietly();
@@ -78,7 +80,8 @@ class MemcachedOutageTests {
 
     @BeforeEach
     void impatientClient() {
-        // Far above the 100 ms operation timeout, far below anything that waits on memcached itself.
+        // Far above the 100 ms operation timeout, far below anything that waits on
+        // memcached itself.
         client = client.mutate().responseTimeout(Duration.ofSeconds(2)).build();
         TestMemcached.awaitConnected(memcachedClient);
         backend.reset();
@@ -108,13 +111,19 @@ class MemcachedOutageTests {
         memcached.getDockerClient().pauseContainerCmd(memcached.getContainerId()).exec();
 
         for (int i = 0; i < 5; i++) {
-            var headers = client.get().uri("/api/v1/comments/1").exchange()
-                    .expectStatus().isOk()
-                    .expectHeader().valueEquals("X-Cache", "ERROR")
-                    .expectBody(String.class).isEqualTo(RecordingBackend.bodyFor("/api/v1/comments/1"))
-                    .returnResult().getResponseHeaders();
+            var headers = client.get()
+                .uri("/api/v1/comments/1")
+                .exchange()
+                .expectStatus()
+                .isOk()
+                .expectHeader()
+                .valueEquals("X-Cache", "ERROR")
+                .expectBody(String.class)
+                .isEqualTo(RecordingBackend.bodyFor("/api/v1/comments/1"))
+                .returnResult()
+                .getResponseHeaders();
             assertThat(CacheStatusMember.last(headers.get("Cache-Status")).parameters()).containsEntry("fwd", "miss")
-                    .containsEntry("detail", "timeout");
+                .containsEntry("detail", "timeout");
         }
         memcached.getDockerClient().unpauseContainerCmd(memcached.getContainerId()).exec();
 
@@ -129,21 +138,31 @@ class MemcachedOutageTests {
         memcached.getDockerClient().pauseContainerCmd(memcached.getContainerId()).exec();
 
         for (int i = 0; i < 30 && breaker.getState() != CircuitBreaker.State.OPEN; i++) {
-            client.get().uri("/api/v1/comments/3").exchange()
-                    .expectStatus().isOk()
-                    .expectHeader().valueEquals("X-Cache", "ERROR");
+            client.get()
+                .uri("/api/v1/comments/3")
+                .exchange()
+                .expectStatus()
+                .isOk()
+                .expectHeader()
+                .valueEquals("X-Cache", "ERROR");
         }
         assertThat(breaker.getState()).isEqualTo(CircuitBreaker.State.OPEN);
         long lookupsSoFar = lookupsThatReachedMemcached();
 
         for (int i = 0; i < 20; i++) {
-            var headers = client.get().uri("/api/v1/comments/3").exchange()
-                    .expectStatus().isOk()
-                    .expectHeader().valueEquals("X-Cache", "ERROR")
-                    .expectBody(String.class).isEqualTo(RecordingBackend.bodyFor("/api/v1/comments/3"))
-                    .returnResult().getResponseHeaders();
-            assertThat(CacheStatusMember.last(headers.get("Cache-Status")).parameters())
-                    .containsEntry("detail", "circuit-open");
+            var headers = client.get()
+                .uri("/api/v1/comments/3")
+                .exchange()
+                .expectStatus()
+                .isOk()
+                .expectHeader()
+                .valueEquals("X-Cache", "ERROR")
+                .expectBody(String.class)
+                .isEqualTo(RecordingBackend.bodyFor("/api/v1/comments/3"))
+                .returnResult()
+                .getResponseHeaders();
+            assertThat(CacheStatusMember.last(headers.get("Cache-Status")).parameters()).containsEntry("detail",
+                    "circuit-open");
         }
         assertThat(lookupsThatReachedMemcached()).isEqualTo(lookupsSoFar);
 
@@ -153,8 +172,12 @@ class MemcachedOutageTests {
     }
 
     private long lookupsThatReachedMemcached() {
-        return meters.get("memcached.operations").tag("operation", "get").timers().stream()
-                .mapToLong(Timer::count).sum();
+        return meters.get("memcached.operations")
+            .tag("operation", "get")
+            .timers()
+            .stream()
+            .mapToLong(Timer::count)
+            .sum();
     }
 
     @Test
@@ -162,9 +185,13 @@ class MemcachedOutageTests {
         memcached.getDockerClient().stopContainerCmd(memcached.getContainerId()).withTimeout(1).exec();
 
         for (int i = 0; i < 5; i++) {
-            client.get().uri("/api/v1/comments/2").exchange()
-                    .expectStatus().isOk()
-                    .expectHeader().valueEquals("X-Cache", "ERROR");
+            client.get()
+                .uri("/api/v1/comments/2")
+                .exchange()
+                .expectStatus()
+                .isOk()
+                .expectHeader()
+                .valueEquals("X-Cache", "ERROR");
         }
         assertThat(backend.calls("/api/v1/comments/2")).isEqualTo(5);
 
@@ -174,23 +201,26 @@ class MemcachedOutageTests {
     }
 
     private void awaitHit(String path, String body) {
-        Awaitility.await("a HIT for " + path + " after memcached's return").atMost(Duration.ofSeconds(10))
-                .pollInterval(Duration.ofMillis(100))
-                .until(() -> client.get().uri(path).exchange().expectBody(String.class).returnResult(),
-                        result -> "HIT".equals(result.getResponseHeaders().getFirst("X-Cache")));
+        Awaitility.await("a HIT for " + path + " after memcached's return")
+            .atMost(Duration.ofSeconds(10))
+            .pollInterval(Duration.ofMillis(100))
+            .until(() -> client.get().uri(path).exchange().expectBody(String.class).returnResult(),
+                    result -> "HIT".equals(result.getResponseHeaders().getFirst("X-Cache")));
         client.get().uri(path).exchange().expectBody(String.class).isEqualTo(body);
     }
 
     // Retries while a restarted memcached is still coming up.
     private static void store(String key, String value) {
-        Awaitility.await("memcached back").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(100))
-                .ignoreExceptionsInstanceOf(IOException.class)
-                .until(() -> {
-                    try (MemcachedTextClient raw = new MemcachedTextClient(memcached.getHost(), HOST_PORT)) {
-                        raw.set(key, 0, 0, value.getBytes(StandardCharsets.UTF_8));
-                        return true;
-                    }
-                });
+        Awaitility.await("memcached back")
+            .atMost(Duration.ofSeconds(10))
+            .pollInterval(Duration.ofMillis(100))
+            .ignoreExceptionsInstanceOf(IOException.class)
+            .until(() -> {
+                try (MemcachedTextClient raw = new MemcachedTextClient(memcached.getHost(), HOST_PORT)) {
+                    raw.set(key, 0, 0, value.getBytes(StandardCharsets.UTF_8));
+                    return true;
+                }
+            });
     }
 
     private static int freePort() {
@@ -201,4 +231,5 @@ class MemcachedOutageTests {
             throw new IllegalStateException(ex);
         }
     }
+
 }

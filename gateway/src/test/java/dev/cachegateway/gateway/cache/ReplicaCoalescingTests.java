@@ -23,8 +23,9 @@ import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.http.ResponseEntity;
 
 /**
- * Two gateways in front of one memcached: a cold key reaches the backend once for both, through a lock item in
- * memcached, and a lock left by a gateway that died holds requests up no longer than the lock timeout.
+ * Two gateways in front of one memcached: a cold key reaches the backend once for both,
+ * through a lock item in memcached, and a lock left by a gateway that died holds requests
+ * up no longer than the lock timeout.
  */
 class ReplicaCoalescingTests {
 
@@ -58,24 +59,31 @@ class ReplicaCoalescingTests {
             assertThat(answer.getBody()).isEqualTo("{\"id\":1}".getBytes());
         });
         assertThat(answers).extracting(answer -> answer.getHeaders().getFirst("X-Cache"))
-                .containsOnlyOnce("MISS").isSubsetOf("MISS", "COALESCED", "HIT");
+            .containsOnlyOnce("MISS")
+            .isSubsetOf("MISS", "COALESCED", "HIT");
     }
 
     @Test
     void sendsOneBackendCallForTwentyConcurrentRequestsForASecondVariantSpreadOverTwoGateways() {
         String path = "/api/v1/whole/comments/7";
-        backend.reply("/api/v1/comments/7", Reply.json("{\"id\":7}", "public, max-age=60")
-                .withHeader("Vary", "Accept-Language").after(Duration.ofMillis(300)));
+        backend.reply("/api/v1/comments/7",
+                Reply.json("{\"id\":7}", "public, max-age=60")
+                    .withHeader("Vary", "Accept-Language")
+                    .after(Duration.ofMillis(300)));
         gets.getAll(1, i -> uri(first, path), "Accept-Language", "en");
-        await().atMost(Duration.ofSeconds(10)).until(() -> "HIT".equals(gets.getAll(1, i -> uri(second, path),
-                "Accept-Language", "en").get(0).getHeaders().getFirst("X-Cache")));
+        await().atMost(Duration.ofSeconds(10))
+            .until(() -> "HIT".equals(gets.getAll(1, i -> uri(second, path), "Accept-Language", "en")
+                .get(0)
+                .getHeaders()
+                .getFirst("X-Cache")));
 
         List<ResponseEntity<byte[]>> answers = gets.getAll(20, i -> uri(i % 2 == 0 ? first : second, path),
                 "Accept-Language", "fr");
 
         assertThat(backend.calls("/api/v1/comments/7")).as("one call for each variant").isEqualTo(2);
         assertThat(answers).extracting(answer -> answer.getHeaders().getFirst("X-Cache"))
-                .containsOnlyOnce("MISS").isSubsetOf("MISS", "COALESCED", "HIT");
+            .containsOnlyOnce("MISS")
+            .isSubsetOf("MISS", "COALESCED", "HIT");
     }
 
     @Test
@@ -91,7 +99,7 @@ class ReplicaCoalescingTests {
         assertThat(answer.getStatusCode().value()).isEqualTo(200);
         assertThat(answer.getHeaders().getFirst("X-Cache")).isEqualTo("MISS");
         assertThat(CacheStatusMember.last(answer.getHeaders().get("Cache-Status")).parameters())
-                .containsEntry("collapsed", false);
+            .containsEntry("collapsed", false);
         assertThat(backend.calls(path)).isEqualTo(1);
     }
 
@@ -102,4 +110,5 @@ class ReplicaCoalescingTests {
     private static String uri(ConfigurableApplicationContext gateway, String path) {
         return GatewayReplicas.uri(gateway, path);
     }
+
 }

@@ -24,10 +24,10 @@ class RouteArgumentsCheckTests {
         filter.addArg("key-tempalte", "$uri$is_args$args");
 
         assertThatThrownBy(() -> check.check(gateway(route("comments", filter), List.of())))
-                .isInstanceOf(UnknownSettingException.class)
-                .hasMessageContaining("'key-tempalte'")
-                .hasMessageContaining("route 'comments'")
-                .hasMessageContaining("key-template");
+            .isInstanceOf(UnknownSettingException.class)
+            .hasMessageContaining("'key-tempalte'")
+            .hasMessageContaining("route 'comments'")
+            .hasMessageContaining("key-template");
     }
 
     @Test
@@ -45,14 +45,14 @@ class RouteArgumentsCheckTests {
 
     @Test
     void takesTheShortcutFormWithOneValueAndRefusesASecond() {
-        assertThatNoException().isThrownBy(() -> check.check(
-                gateway(route("comments", new FilterDefinition("MemcachedCache=$uri")), List.of())));
+        assertThatNoException().isThrownBy(
+                () -> check.check(gateway(route("comments", new FilterDefinition("MemcachedCache=$uri")), List.of())));
 
-        assertThatThrownBy(() -> check.check(
-                gateway(route("comments", new FilterDefinition("MemcachedCache=$uri,text/html")), List.of())))
-                .isInstanceOf(UnknownSettingException.class)
-                .hasMessageContaining("'text/html'")
-                .hasMessageContaining("route 'comments'");
+        assertThatThrownBy(() -> check
+            .check(gateway(route("comments", new FilterDefinition("MemcachedCache=$uri,text/html")), List.of())))
+            .isInstanceOf(UnknownSettingException.class)
+            .hasMessageContaining("'text/html'")
+            .hasMessageContaining("route 'comments'");
     }
 
     @Test
@@ -64,9 +64,9 @@ class RouteArgumentsCheckTests {
 
         assertThatNoException().isThrownBy(() -> check.check(gateway(route("other", other), List.of())));
         assertThatThrownBy(() -> check.check(gateway(route("other", other), List.of(cache))))
-                .isInstanceOf(UnknownSettingException.class)
-                .hasMessageContaining("'item-formt'")
-                .hasMessageContaining("default-filters");
+            .isInstanceOf(UnknownSettingException.class)
+            .hasMessageContaining("'item-formt'")
+            .hasMessageContaining("default-filters");
     }
 
     private static RouteDefinition route(String id, FilterDefinition filter) {
@@ -90,7 +90,8 @@ class RouteArgumentsCheckTests {
         filter.addArg("gzip-flag", "65536");
 
         assertThatThrownBy(() -> check.check(gateway(route("gzipped", filter), List.of())))
-                .hasMessageContaining("65536")
-                .hasMessageContaining("route 'gzipped'");
+            .hasMessageContaining("65536")
+            .hasMessageContaining("route 'gzipped'");
     }
+
 }

@@ -11,9 +11,10 @@ class RouteSettingsTests {
 
     @Test
     void refusesAGzipFlagAmongTheBitsThatHoldTheStaleWindows() {
-        assertThatIllegalArgumentException().isThrownBy(() -> RouteSettings.of(
-                new MemcachedCacheGatewayFilterFactory.Config().setGzipFlag(1 << 16), new MemcachedCacheProperties()))
-                .withMessageContaining("65536");
+        assertThatIllegalArgumentException()
+            .isThrownBy(() -> RouteSettings.of(new MemcachedCacheGatewayFilterFactory.Config().setGzipFlag(1 << 16),
+                    new MemcachedCacheProperties()))
+            .withMessageContaining("65536");
     }
 
     @Test
@@ -22,7 +23,7 @@ class RouteSettingsTests {
         defaults.setStaleIfError(Duration.ofMinutes(5));
 
         RouteSettings route = RouteSettings.of(new MemcachedCacheGatewayFilterFactory.Config().setGzipFlag(2)
-                .setStaleWhileRevalidate(Duration.ofSeconds(30)), defaults);
+            .setStaleWhileRevalidate(Duration.ofSeconds(30)), defaults);
 
         assertThat(route.stale().whileRevalidate()).isEqualTo(30);
         assertThat(route.stale().ifError()).isEqualTo(300);
@@ -34,7 +35,9 @@ class RouteSettingsTests {
         defaults.setStaleWhileRevalidate(Duration.ofSeconds(30));
 
         assertThat(RouteSettings.of(new MemcachedCacheGatewayFilterFactory.Config(), defaults).refreshAhead()).isZero();
-        assertThat(RouteSettings.of(new MemcachedCacheGatewayFilterFactory.Config()
-                .setEarlyRefresh(Duration.ofSeconds(5)), defaults).refreshAhead()).isEqualTo(35);
+        assertThat(RouteSettings
+            .of(new MemcachedCacheGatewayFilterFactory.Config().setEarlyRefresh(Duration.ofSeconds(5)), defaults)
+            .refreshAhead()).isEqualTo(35);
     }
+
 }

@@ -10,12 +10,14 @@ import dev.cachegateway.gateway.history.History.Request;
 import dev.cachegateway.gateway.history.VersionedOrigin.Call;
 
 /**
- * The age of every answer against the origin's clock: its {@code Age} never below the true age (the origin's own
- * {@code Age} plus the whole seconds since it answered that serial), never above the origin's {@code Age} plus the
- * time since the origin call began, rounded up, and a second (counted twice would show, since the origin sends an
- * {@code Age} of its own for some resources); and an answer not declared STALE or UPDATING never older than its
- * max-age (a second over, for memcached's expiry in whole seconds). The body route sends no {@code Age}, as nginx's
- * does not, so it is judged for freshness only; on the whole-answer route an answer without one counts as age 0.
+ * The age of every answer against the origin's clock: its {@code Age} never below the
+ * true age (the origin's own {@code Age} plus the whole seconds since it answered that
+ * serial), never above the origin's {@code Age} plus the time since the origin call
+ * began, rounded up, and a second (counted twice would show, since the origin sends an
+ * {@code Age} of its own for some resources); and an answer not declared STALE or
+ * UPDATING never older than its max-age (a second over, for memcached's expiry in whole
+ * seconds). The body route sends no {@code Age}, as nginx's does not, so it is judged for
+ * freshness only; on the whole-answer route an answer without one counts as age 0.
  */
 final class AgeChecks {
 
@@ -49,8 +51,8 @@ final class AgeChecks {
             if (whole || read.age() != null) {
                 long age = read.age() != null ? Long.parseLong(read.age()) : 0;
                 if (age < atLeast || age > atMost) {
-                    violations.add(String.format("Age %d outside %d..%d: %s origin: %s%s", age, atLeast, atMost,
-                            read, call, slices.around(read)));
+                    violations.add(String.format("Age %d outside %d..%d: %s origin: %s%s", age, atLeast, atMost, read,
+                            call, slices.around(read)));
                 }
             }
             if (!DECLARED_STALE.contains(read.xCache()) && atLeast > VersionedOrigin.maxAge(call.path()) + 1) {
@@ -60,4 +62,5 @@ final class AgeChecks {
         }
         return violations;
     }
+
 }

@@ -13,7 +13,8 @@ class AgeChecksTests {
 
     static final long SECOND = 1_000_000_000L;
 
-    // /api/v1/comments/w-1 is answered with Age 5 and max-age 120; w-9 with max-age 8 and no Age.
+    // /api/v1/comments/w-1 is answered with Age 5 and max-age 120; w-9 with max-age 8 and
+    // no Age.
     static final Call UPSTREAM_AGED = new Call("/api/v1/comments/w-1", "GET", 1, 7, 0, SECOND / 10, "en");
 
     static final Call SHORT_LIVED = new Call("/api/v1/comments/b-9", "GET", 1, 8, 0, SECOND / 10, "null");
@@ -25,20 +26,23 @@ class AgeChecksTests {
 
     @Test
     void findsTheOriginsAgeLeftOut() {
-        assertThat(check(read("/api/v1/whole/comments/w-1", 7, "HIT", "3", 3 * SECOND), UPSTREAM_AGED))
-                .singleElement().asString().startsWith("Age 3 outside 7..");
+        assertThat(check(read("/api/v1/whole/comments/w-1", 7, "HIT", "3", 3 * SECOND), UPSTREAM_AGED)).singleElement()
+            .asString()
+            .startsWith("Age 3 outside 7..");
     }
 
     @Test
     void findsTheOriginsAgeCountedTwice() {
-        assertThat(check(read("/api/v1/whole/comments/w-1", 7, "HIT", "13", 3 * SECOND), UPSTREAM_AGED))
-                .singleElement().asString().startsWith("Age 13 outside 7..10");
+        assertThat(check(read("/api/v1/whole/comments/w-1", 7, "HIT", "13", 3 * SECOND), UPSTREAM_AGED)).singleElement()
+            .asString()
+            .startsWith("Age 13 outside 7..10");
     }
 
     @Test
     void findsAFreshAnswerPastItsMaxAgeButNotAStaleOne() {
         assertThat(check(read("/api/v1/comments/b-9", 8, "HIT", null, 11 * SECOND), SHORT_LIVED)).singleElement()
-                .asString().startsWith("fresh answer 10 s old");
+            .asString()
+            .startsWith("fresh answer 10 s old");
         assertThat(check(read("/api/v1/comments/b-9", 8, "STALE", null, 11 * SECOND), SHORT_LIVED)).isEmpty();
     }
 
@@ -50,6 +54,8 @@ class AgeChecksTests {
 
     private static List<String> check(Request read, Call call) {
         return new AgeChecks(List.of(read), Map.of(Long.toString(call.serial()), call),
-                new HistorySlices(List.of(read), List.of())).violations();
+                new HistorySlices(List.of(read), List.of()))
+            .violations();
     }
+
 }

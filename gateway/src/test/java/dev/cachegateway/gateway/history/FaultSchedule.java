@@ -12,15 +12,20 @@ import java.util.concurrent.TimeUnit;
 import dev.cachegateway.gateway.history.History.Fault;
 
 /**
- * Faults injected while a history runs, one at a time, in an order and with timings its seed decides: a pause and a
- * fault's length each, until the run ends. Each fault is recorded in the history with when it began and when it was
- * healed, so that the checks excuse what the documentation excuses during it, and no more.
+ * Faults injected while a history runs, one at a time, in an order and with timings its
+ * seed decides: a pause and a fault's length each, until the run ends. Each fault is
+ * recorded in the history with when it began and when it was healed, so that the checks
+ * excuse what the documentation excuses during it, and no more.
  */
 final class FaultSchedule implements AutoCloseable {
 
     /** What can go wrong. */
     enum Kind {
-        /** A memcached server frozen ({@code docker pause}): its connections stay open and nothing answers. */
+
+        /**
+         * A memcached server frozen ({@code docker pause}): its connections stay open and
+         * nothing answers.
+         */
         MEMCACHED_PAUSED,
         /** A memcached server killed and started again on the same port, empty. */
         MEMCACHED_KILLED,
@@ -30,7 +35,10 @@ final class FaultSchedule implements AutoCloseable {
         ORIGIN_FAILING,
         /** The origin's port closed, connections refused, then opened again. */
         ORIGIN_REFUSING,
-        /** A gateway's whole JVM stopped ({@code SIGSTOP}), then let go on; gateways in processes only. */
+        /**
+         * A gateway's whole JVM stopped ({@code SIGSTOP}), then let go on; gateways in
+         * processes only.
+         */
         GATEWAY_PAUSED;
 
         static final Set<Kind> ALL = EnumSet.allOf(Kind.class);
@@ -42,9 +50,13 @@ final class FaultSchedule implements AutoCloseable {
         static final Set<Kind> MEMCACHED = EnumSet.of(MEMCACHED_PAUSED, MEMCACHED_KILLED);
 
         static final Set<Kind> ORIGIN = EnumSet.of(ORIGIN_SLOW, ORIGIN_FAILING, ORIGIN_REFUSING);
+
     }
 
-    /** One fault the seed chose: after how long a pause, to which memcached server or gateway, and for how long. */
+    /**
+     * One fault the seed chose: after how long a pause, to which memcached server or
+     * gateway, and for how long.
+     */
     record Planned(Kind kind, int node, int afterMillis, int forMillis) {
     }
 
@@ -73,8 +85,9 @@ final class FaultSchedule implements AutoCloseable {
         this.origin = setup.origin;
         this.gateways = setup.processes;
         // A gateway in this JVM cannot be stopped alone.
-        List<Kind> possible = kinds.stream().filter(kind -> kind != Kind.GATEWAY_PAUSED || !gateways.isEmpty())
-                .toList();
+        List<Kind> possible = kinds.stream()
+            .filter(kind -> kind != Kind.GATEWAY_PAUSED || !gateways.isEmpty())
+            .toList();
         this.plan = plan(new Random(seed ^ 0x5DEECE66DL), possible, Math.max(memcached.size(), gateways.size()));
         this.history = history;
         this.slowBy = slowBy;
@@ -149,4 +162,5 @@ final class FaultSchedule implements AutoCloseable {
         ended.countDown();
         injecting.join(Duration.ofSeconds(30).toMillis());
     }
+
 }

@@ -18,4 +18,5 @@ final class FreePort {
             throw new UncheckedIOException(ex);
         }
     }
+
 }

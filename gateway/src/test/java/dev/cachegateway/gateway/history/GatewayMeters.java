@@ -12,8 +12,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * A gateway's meters as its metrics endpoint tells them, the same for a gateway in this JVM and one in a process of
- * its own.
+ * A gateway's meters as its metrics endpoint tells them, the same for a gateway in this
+ * JVM and one in a process of its own.
  */
 final class GatewayMeters {
 
@@ -24,14 +24,18 @@ final class GatewayMeters {
     private GatewayMeters() {
     }
 
-    /** The value of {@code meter} with {@code tags} ({@code name:value}) on the gateway at {@code management}. */
+    /**
+     * The value of {@code meter} with {@code tags} ({@code name:value}) on the gateway at
+     * {@code management}.
+     */
     static double value(String management, String meter, String... tags) throws IOException, InterruptedException {
         StringBuilder uri = new StringBuilder(management).append("/actuator/metrics/").append(meter);
         for (int i = 0; i < tags.length; i++) {
             uri.append(i == 0 ? '?' : '&').append("tag=").append(URLEncoder.encode(tags[i], StandardCharsets.UTF_8));
         }
-        String body = http.send(HttpRequest.newBuilder(URI.create(uri.toString())).build(),
-                HttpResponse.BodyHandlers.ofString()).body();
+        String body = http
+            .send(HttpRequest.newBuilder(URI.create(uri.toString())).build(), HttpResponse.BodyHandlers.ofString())
+            .body();
         Matcher value = VALUE.matcher(body);
         if (!value.find()) {
             throw new IllegalStateException("No value in " + body);
@@ -40,12 +44,12 @@ final class GatewayMeters {
     }
 
     /** The same, summed over every gateway. */
-    static double sum(List<String> managements, String meter, String... tags)
-            throws IOException, InterruptedException {
+    static double sum(List<String> managements, String meter, String... tags) throws IOException, InterruptedException {
         double sum = 0;
         for (String management : managements) {
             sum += value(management, meter, tags);
         }
         return sum;
     }
+
 }

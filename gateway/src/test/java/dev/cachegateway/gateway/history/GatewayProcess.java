@@ -16,9 +16,9 @@ import java.util.concurrent.TimeUnit;
 import org.awaitility.Awaitility;
 
 /**
- * A gateway in a JVM of its own, started with the test class path and the settings the in-JVM replicas get, so
- * that a fault can stop the whole process ({@code SIGSTOP}) and let it go on ({@code SIGCONT}), as a long
- * collection or a frozen container would.
+ * A gateway in a JVM of its own, started with the test class path and the settings the
+ * in-JVM replicas get, so that a fault can stop the whole process ({@code SIGSTOP}) and
+ * let it go on ({@code SIGCONT}), as a long collection or a frozen container would.
  */
 final class GatewayProcess implements AutoCloseable {
 
@@ -31,10 +31,9 @@ final class GatewayProcess implements AutoCloseable {
     GatewayProcess(String memcachedServers, String originUri, Path log, String... settings) {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> command = new ArrayList<>(List.of(java, "-cp", System.getProperty("java.class.path"),
-                "dev.cachegateway.gateway.GatewayApplication",
-                "--server.port=" + port, "--management.server.port=" + managementPort,
-                "--comments-service.uri=" + originUri, "--memcached.servers=" + memcachedServers,
-                "--memcached.operation-timeout=500ms"));
+                "dev.cachegateway.gateway.GatewayApplication", "--server.port=" + port,
+                "--management.server.port=" + managementPort, "--comments-service.uri=" + originUri,
+                "--memcached.servers=" + memcachedServers, "--memcached.operation-timeout=500ms"));
         command.addAll(List.of(settings));
         try {
             File output = log.toFile();
@@ -44,10 +43,14 @@ final class GatewayProcess implements AutoCloseable {
             throw new UncheckedIOException(ex);
         }
         HttpClient http = HttpClient.newHttpClient();
-        Awaitility.await("gateway process " + process.pid() + " up").atMost(Duration.ofSeconds(120))
-                .pollInterval(Duration.ofMillis(500)).ignoreExceptions().until(() -> http.send(
-                        HttpRequest.newBuilder(URI.create(managementUri() + "/actuator/health/liveness")).build(),
-                        HttpResponse.BodyHandlers.discarding()).statusCode() == 200);
+        Awaitility.await("gateway process " + process.pid() + " up")
+            .atMost(Duration.ofSeconds(120))
+            .pollInterval(Duration.ofMillis(500))
+            .ignoreExceptions()
+            .until(() -> http
+                .send(HttpRequest.newBuilder(URI.create(managementUri() + "/actuator/health/liveness")).build(),
+                        HttpResponse.BodyHandlers.discarding())
+                .statusCode() == 200);
     }
 
     String uri() {
@@ -94,4 +97,5 @@ final class GatewayProcess implements AutoCloseable {
             process.destroyForcibly();
         }
     }
+
 }

@@ -13,7 +13,8 @@ final class History {
     private static final Pattern FIELD = Pattern.compile("\"(path|version|serial|language)\":\"?([^\",}]*)");
 
     /**
-     * One request: what was asked, of which gateway, when, and what came back. Times are {@link System#nanoTime()}.
+     * One request: what was asked, of which gateway, when, and what came back. Times are
+     * {@link System#nanoTime()}.
      *
      * @param originPath the path the origin sees for it, which names the resource
      */
@@ -38,7 +39,10 @@ final class History {
             return failure != null && failure.startsWith(CANCELLED);
         }
 
-        /** A field of the origin's JSON answer, or null: path, version, serial or language. */
+        /**
+         * A field of the origin's JSON answer, or null: path, version, serial or
+         * language.
+         */
         @Nullable String field(String name) {
             if (body == null) {
                 return null;
@@ -59,9 +63,9 @@ final class History {
 
         @Override
         public String toString() {
-            return String.format("#%d gw%d %s %s%s [%.1f..%.1f ms] -> %d %s v%s s%s age=%s (%s)%s", id, gateway,
-                    method, path, language != null ? " (" + language + ")" : "", startedAt / 1e6 % 1e6,
-                    endedAt / 1e6 % 1e6, status, xCache, field("version"), field("serial"), age, cacheStatus,
+            return String.format("#%d gw%d %s %s%s [%.1f..%.1f ms] -> %d %s v%s s%s age=%s (%s)%s", id, gateway, method,
+                    path, language != null ? " (" + language + ")" : "", startedAt / 1e6 % 1e6, endedAt / 1e6 % 1e6,
+                    status, xCache, field("version"), field("serial"), age, cacheStatus,
                     failure != null ? " " + failure : "");
         }
     }
@@ -72,7 +76,10 @@ final class History {
     /** How the failure of a request its client gave up on begins. */
     static final String CANCELLED = "cancelled";
 
-    /** A fault injected during the run, from when it began to when it was healed; times as a request's. */
+    /**
+     * A fault injected during the run, from when it began to when it was healed; times as
+     * a request's.
+     */
     record Fault(FaultSchedule.Kind kind, long startedAt, long endedAt) {
 
         boolean overlaps(long from, long to) {
@@ -104,4 +111,5 @@ final class History {
     List<Request> requests() {
         return List.copyOf(requests);
     }
+
 }

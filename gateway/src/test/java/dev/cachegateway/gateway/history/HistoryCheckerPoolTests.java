@@ -9,8 +9,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The history checker on a pool of three memcached servers, whose keys the gateways place by Ketama, so that a
- * killed server costs only its own keys and the lock of a key lives where the key does.
+ * The history checker on a pool of three memcached servers, whose keys the gateways place
+ * by Ketama, so that a killed server costs only its own keys and the lock of a key lives
+ * where the key does.
  */
 class HistoryCheckerPoolTests {
 
@@ -35,4 +36,5 @@ class HistoryCheckerPoolTests {
     void keepsEveryRuleOverASeededHistoryOnAPool(Case run) throws Exception {
         HistoryCheckerTests.check(setup, run);
     }
+
 }

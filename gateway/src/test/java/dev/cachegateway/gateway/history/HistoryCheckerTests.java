@@ -15,11 +15,13 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The history checker: two gateways on memcached, in front of an origin whose answers carry versions, driven by a
- * seeded mix of reads, writes and purges from concurrent clients, with seeded faults injected as it runs; then every
- * rule of {@link HistoryChecks} over what the clients saw and the origin answered, and nothing left over once the run
- * has been quiet. A violation names the seed and the slice of the history that shows it. The fixed cases of
- * {@link HistoryCases} run every time, and one random seed with faults, printed.
+ * The history checker: two gateways on memcached, in front of an origin whose answers
+ * carry versions, driven by a seeded mix of reads, writes and purges from concurrent
+ * clients, with seeded faults injected as it runs; then every rule of
+ * {@link HistoryChecks} over what the clients saw and the origin answered, and nothing
+ * left over once the run has been quiet. A violation names the seed and the slice of the
+ * history that shows it. The fixed cases of {@link HistoryCases} run every time, and one
+ * random seed with faults, printed.
  */
 class HistoryCheckerTests {
 
@@ -27,7 +29,8 @@ class HistoryCheckerTests {
 
     @BeforeAll
     static void startWarmGateways() throws Exception {
-        // scripts/history-soak.sh runs the gateways in processes of their own when asked, so that one can be paused.
+        // scripts/history-soak.sh runs the gateways in processes of their own when asked,
+        // so that one can be paused.
         setup = new TwoGateways(1, Boolean.getBoolean("history.processes"));
     }
 
@@ -36,7 +39,8 @@ class HistoryCheckerTests {
         setup.close();
     }
 
-    // The open bugs' cases only when asked (scripts/history-soak.sh does): a disabled test would read as skipped.
+    // The open bugs' cases only when asked (scripts/history-soak.sh does): a disabled
+    // test would read as skipped.
     static Stream<Case> cases() {
         return Stream.concat(HistoryCases.withRandom(HistoryCases.FIXED, "HistoryCheckerTests"),
                 Boolean.getBoolean("history.openBugs") ? HistoryCases.OPEN_GATEWAY_BUGS.stream() : Stream.empty());
@@ -48,19 +52,24 @@ class HistoryCheckerTests {
         check(setup, run);
     }
 
-    /** Runs the case's history against {@code setup}, with its faults, and asserts every rule over it. */
+    /**
+     * Runs the case's history against {@code setup}, with its faults, and asserts every
+     * rule over it.
+     */
     static void check(TwoGateways setup, Case run) throws Exception {
         setup.quiet();
         MemcachedTrouble before = setup.memcachedTrouble();
         History history = new History();
         try (FaultSchedule faults = new FaultSchedule(run.seed(), run.faults(), history, setup,
-                TwoGateways.LOCK_TIMEOUT.plusMillis(500)).start()) {
+                TwoGateways.LOCK_TIMEOUT.plusMillis(500))
+            .start()) {
             setup.driver().run(history, run.seed(), TwoGateways.CLIENTS, run.requestsEach());
         }
 
         HistoryChecks checks = new HistoryChecks(history, setup.origin.calls());
-        Map<Kind, Long> injected = history.faults().stream()
-                .collect(Collectors.groupingBy(History.Fault::kind, TreeMap::new, Collectors.counting()));
+        Map<Kind, Long> injected = history.faults()
+            .stream()
+            .collect(Collectors.groupingBy(History.Fault::kind, TreeMap::new, Collectors.counting()));
         String on = setup.memcached.size() + " memcached"
                 + (setup.processes.isEmpty() ? "" : ", gateways in processes");
         System.out.printf("HistoryCheckerTests: %s on %s, %d requests (%d cancelled, %d errors a fault excused, %d"
@@ -77,4 +86,5 @@ class HistoryCheckerTests {
         });
         setup.assertNothingLeftOver(run);
     }
+
 }

@@ -20,13 +20,17 @@ import dev.cachegateway.gateway.history.History.Request;
 import dev.cachegateway.gateway.history.RequestMix.Step;
 
 /**
- * Drives a seeded, bounded mix of requests ({@link RequestMix}) through the gateways, from a few concurrent clients,
- * each request through either gateway, purges through either gateway's invalidation endpoint. The seed decides every
- * choice; the interleaving is the machine's.
+ * Drives a seeded, bounded mix of requests ({@link RequestMix}) through the gateways,
+ * from a few concurrent clients, each request through either gateway, purges through
+ * either gateway's invalidation endpoint. The seed decides every choice; the interleaving
+ * is the machine's.
  */
 final class HistoryDriver {
 
-    /** How long a request may take: a lookup, a lock wait and the backend's timeout, on a loaded machine. */
+    /**
+     * How long a request may take: a lookup, a lock wait and the backend's timeout, on a
+     * loaded machine.
+     */
     static final Duration REQUEST_BOUND = Duration.ofSeconds(15);
 
     private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
@@ -46,7 +50,10 @@ final class HistoryDriver {
         this.managements = List.copyOf(managements);
     }
 
-    /** {@code clients} clients, each sending {@code requestsEach} requests one after another; waits for all. */
+    /**
+     * {@code clients} clients, each sending {@code requestsEach} requests one after
+     * another; waits for all.
+     */
     History run(long seed, int clients, int requestsEach) {
         return run(new History(), seed, clients, requestsEach);
     }
@@ -66,8 +73,9 @@ final class HistoryDriver {
                 }, threads);
             }
             // Each request has its own deadline, so the whole run has one too.
-            CompletableFuture.allOf(running).orTimeout(REQUEST_BOUND.toSeconds() * requestsEach, TimeUnit.SECONDS)
-                    .join();
+            CompletableFuture.allOf(running)
+                .orTimeout(REQUEST_BOUND.toSeconds() * requestsEach, TimeUnit.SECONDS)
+                .join();
             return history;
         }
         finally {
@@ -76,8 +84,8 @@ final class HistoryDriver {
     }
 
     private Request send(Step step) {
-        HttpRequest.Builder builder = HttpRequest.newBuilder(uriOf(step)).timeout(step.cancelAfterMillis() > 0
-                ? Duration.ofMillis(step.cancelAfterMillis()) : REQUEST_BOUND);
+        HttpRequest.Builder builder = HttpRequest.newBuilder(uriOf(step))
+            .timeout(step.cancelAfterMillis() > 0 ? Duration.ofMillis(step.cancelAfterMillis()) : REQUEST_BOUND);
         switch (step.method()) {
             case "PUT" -> builder.PUT(HttpRequest.BodyPublishers.ofString("{}"));
             case History.PURGE -> builder.DELETE();
@@ -112,17 +120,20 @@ final class HistoryDriver {
     }
 
     /**
-     * Whether a request that failed after {@code elapsedNanos} is one whose client gave up. The JDK client's timer
-     * may fire as the answer's head arrives: it closes the connection under the body, which then fails with an
-     * IOException ("fixed content-length: 73, bytes received: 0"), not the HttpTimeoutException of a timer that
-     * fired first. Seen with the gateway's write of all 73 bytes complete, 8 ms after the client's 52 ms deadline.
+     * Whether a request that failed after {@code elapsedNanos} is one whose client gave
+     * up. The JDK client's timer may fire as the answer's head arrives: it closes the
+     * connection under the body, which then fails with an IOException ("fixed
+     * content-length: 73, bytes received: 0"), not the HttpTimeoutException of a timer
+     * that fired first. Seen with the gateway's write of all 73 bytes complete, 8 ms
+     * after the client's 52 ms deadline.
      */
     static boolean gaveUp(Step step, Exception failure, long elapsedNanos) {
         return step.cancelAfterMillis() > 0 && (failure instanceof HttpTimeoutException
                 || elapsedNanos >= TimeUnit.MILLISECONDS.toNanos(step.cancelAfterMillis()));
     }
 
-    // A purge goes to the gateway's management port: by path on the body route, by key on the whole-answer route.
+    // A purge goes to the gateway's management port: by path on the body route, by key on
+    // the whole-answer route.
     private URI uriOf(Step step) {
         if (!step.method().equals(History.PURGE)) {
             return URI.create(gateways.get(step.gateway()) + step.path());
@@ -140,4 +151,5 @@ final class HistoryDriver {
             Thread.currentThread().interrupt();
         }
     }
+
 }

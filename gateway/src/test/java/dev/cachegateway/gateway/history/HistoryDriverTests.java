@@ -12,8 +12,8 @@ import org.junit.jupiter.api.Test;
 /** How the driver tells a client that gave up from a request that failed. */
 class HistoryDriverTests {
 
-    private static final Step GIVES_UP_AFTER_52_MS = new Step(0, "GET", "/api/v1/comments/b-1",
-            "/api/v1/comments/b-1", null, false, 52);
+    private static final Step GIVES_UP_AFTER_52_MS = new Step(0, "GET", "/api/v1/comments/b-1", "/api/v1/comments/b-1",
+            null, false, 52);
 
     private static final Step WAITS = new Step(0, "GET", "/api/v1/comments/b-1", "/api/v1/comments/b-1", null, false,
             0);
@@ -28,7 +28,8 @@ class HistoryDriverTests {
     @Test
     void aTimerThatFiredIsTheClientGivingUp() {
         assertThat(HistoryDriver.gaveUp(GIVES_UP_AFTER_52_MS, new HttpTimeoutException("request timed out"),
-                TimeUnit.MILLISECONDS.toNanos(52))).isTrue();
+                TimeUnit.MILLISECONDS.toNanos(52)))
+            .isTrue();
     }
 
     @Test
@@ -41,6 +42,8 @@ class HistoryDriverTests {
     @Test
     void aClientWithoutADeadlineNeverGivesUp() {
         assertThat(HistoryDriver.gaveUp(WAITS, new IOException("fixed content-length: 73, bytes received: 0"),
-                TimeUnit.SECONDS.toNanos(20))).isFalse();
+                TimeUnit.SECONDS.toNanos(20)))
+            .isFalse();
     }
+
 }

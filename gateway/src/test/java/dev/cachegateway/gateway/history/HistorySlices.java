@@ -8,8 +8,8 @@ import dev.cachegateway.gateway.history.History.Fault;
 import dev.cachegateway.gateway.history.History.Request;
 
 /**
- * The shortest part of a history that shows a violation: the requests for its resource within two seconds of it,
- * and the faults that were on then, in the order they began.
+ * The shortest part of a history that shows a violation: the requests for its resource
+ * within two seconds of it, and the faults that were on then, in the order they began.
  */
 final class HistorySlices {
 
@@ -29,11 +29,16 @@ final class HistorySlices {
     }
 
     String around(String originPath, long at) {
-        String near = requests.stream().filter(r -> r.originPath().equals(originPath))
-                .filter(r -> Math.abs(r.startedAt() - at) < AROUND).map(r -> "\n    " + r)
-                .collect(Collectors.joining());
-        String on = faults.stream().filter(f -> f.startedAt() - AROUND < at && at < f.endedAt() + AROUND)
-                .map(f -> "\n    fault " + f).collect(Collectors.joining());
+        String near = requests.stream()
+            .filter(r -> r.originPath().equals(originPath))
+            .filter(r -> Math.abs(r.startedAt() - at) < AROUND)
+            .map(r -> "\n    " + r)
+            .collect(Collectors.joining());
+        String on = faults.stream()
+            .filter(f -> f.startedAt() - AROUND < at && at < f.endedAt() + AROUND)
+            .map(f -> "\n    fault " + f)
+            .collect(Collectors.joining());
         return near + on;
     }
+
 }

@@ -16,8 +16,9 @@ import dev.cachegateway.gateway.support.MemcachedTextClient;
 import org.testcontainers.containers.GenericContainer;
 
 /**
- * The memcached servers of a history, each on a fixed host port, so that one that was killed and started again
- * comes back where the gateways left it; and the faults done to them, through Docker.
+ * The memcached servers of a history, each on a fixed host port, so that one that was
+ * killed and started again comes back where the gateways left it; and the faults done to
+ * them, through Docker.
  */
 final class MemcachedNodes implements AutoCloseable {
 
@@ -29,7 +30,8 @@ final class MemcachedNodes implements AutoCloseable {
         for (int i = 0; i < count; i++) {
             int port = FreePort.next();
             GenericContainer<?> node = MemcachedContainer.create()
-                    .withCreateContainerCmdModifier(cmd -> cmd.getHostConfig().withPortBindings(
+                .withCreateContainerCmdModifier(cmd -> cmd.getHostConfig()
+                    .withPortBindings(
                             new PortBinding(Ports.Binding.bindPort(port), ExposedPort.tcp(MemcachedContainer.PORT))));
             node.start();
             containers.add(node);
@@ -43,8 +45,9 @@ final class MemcachedNodes implements AutoCloseable {
 
     /** As {@code memcached.servers} takes them. */
     String servers() {
-        return IntStream.range(0, size()).mapToObj(i -> containers.get(i).getHost() + ":" + ports.get(i))
-                .collect(Collectors.joining(","));
+        return IntStream.range(0, size())
+            .mapToObj(i -> containers.get(i).getHost() + ":" + ports.get(i))
+            .collect(Collectors.joining(","));
     }
 
     void flushAll() throws IOException {
@@ -104,4 +107,5 @@ final class MemcachedNodes implements AutoCloseable {
             containers.get(i).stop();
         }
     }
+
 }

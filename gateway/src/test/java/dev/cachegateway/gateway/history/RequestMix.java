@@ -5,9 +5,10 @@ import java.util.Random;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What a client of the history sends next, as its seed decides: GETs of a few hot resources and a longer tail of
- * cold ones, on the body route or, for resources that vary, on the whole-answer route in one of two languages;
- * conditional GETs; writes; purges; and now and then a GET whose client gives up after a while.
+ * What a client of the history sends next, as its seed decides: GETs of a few hot
+ * resources and a longer tail of cold ones, on the body route or, for resources that
+ * vary, on the whole-answer route in one of two languages; conditional GETs; writes;
+ * purges; and now and then a GET whose client gives up after a while.
  */
 final class RequestMix {
 
@@ -20,12 +21,16 @@ final class RequestMix {
      * One request to send.
      *
      * @param originPath the path the origin sees, which names the resource
-     * @param cancelAfterMillis when the client gives up, or 0 when it waits for the answer
+     * @param cancelAfterMillis when the client gives up, or 0 when it waits for the
+     * answer
      */
     record Step(int gateway, String method, String originPath, String path, @Nullable String language,
             boolean conditional, int cancelAfterMillis) {
 
-        /** The whole-answer route's items are keyed by {@code http:} and the origin's path. */
+        /**
+         * The whole-answer route's items are keyed by {@code http:} and the origin's
+         * path.
+         */
         String purgedKey() {
             return path.equals(originPath) ? originPath : "http:" + originPath;
         }
@@ -47,4 +52,5 @@ final class RequestMix {
         int cancelAfter = gives ? CANCEL_MIN_MILLIS + random.nextInt(CANCEL_MAX_MILLIS - CANCEL_MIN_MILLIS + 1) : 0;
         return new Step(gateway, method, originPath, path, language, kind == 7 || kind == 8, cancelAfter);
     }
+
 }

@@ -21,9 +21,10 @@ import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
- * What a history runs against: two gateways, warm, on a pool of memcached servers, in front of a versioned origin;
- * and what it takes to start each history from a quiet state and to see that one left nothing behind. The gateways
- * run in this JVM, or each in a JVM of its own ({@link GatewayProcess}), which a fault can stop as a whole.
+ * What a history runs against: two gateways, warm, on a pool of memcached servers, in
+ * front of a versioned origin; and what it takes to start each history from a quiet state
+ * and to see that one left nothing behind. The gateways run in this JVM, or each in a JVM
+ * of its own ({@link GatewayProcess}), which a fault can stop as a whole.
  */
 final class TwoGateways implements AutoCloseable {
 
@@ -45,8 +46,8 @@ final class TwoGateways implements AutoCloseable {
 
     TwoGateways(int memcachedServers, boolean inProcesses) throws IOException {
         memcached = new MemcachedNodes(memcachedServers);
-        String[] settings = {"--memcached.cache.lock-timeout=" + LOCK_TIMEOUT.toMillis() + "ms",
-                "--memcached.max-reconnect-delay=1s"};
+        String[] settings = { "--memcached.cache.lock-timeout=" + LOCK_TIMEOUT.toMillis() + "ms",
+                "--memcached.max-reconnect-delay=1s" };
         for (int i = 0; i < 2; i++) {
             if (inProcesses) {
                 GatewayProcess gateway = new GatewayProcess(memcached.servers(), origin.uri(),
@@ -72,9 +73,10 @@ final class TwoGateways implements AutoCloseable {
     }
 
     /**
-     * Waits until every gateway's breakers are closed, which a fault of the history before may have left open or
-     * half open (turning away all but a few lookups), closing them with lookups of a key of their own; then empties
-     * memcached and has the origin forget its calls.
+     * Waits until every gateway's breakers are closed, which a fault of the history
+     * before may have left open or half open (turning away all but a few lookups),
+     * closing them with lookups of a key of their own; then empties memcached and has the
+     * origin forget its calls.
      */
     void quiet() throws Exception {
         HttpClient http = HttpClient.newHttpClient();
@@ -82,11 +84,12 @@ final class TwoGateways implements AutoCloseable {
             for (int i = 0; i < uris.size(); i++) {
                 http.send(HttpRequest.newBuilder(URI.create(uris.get(i) + "/api/v1/comments/probe")).build(),
                         HttpResponse.BodyHandlers.discarding());
-                HttpResponse<String> health = http.send(HttpRequest.newBuilder(
-                        URI.create(managements.get(i) + "/actuator/health/memcached")).build(),
+                HttpResponse<String> health = http.send(
+                        HttpRequest.newBuilder(URI.create(managements.get(i) + "/actuator/health/memcached")).build(),
                         HttpResponse.BodyHandlers.ofString());
-                assertThat(health.body()).as("memcached as a gateway sees it").contains("\"UP\"")
-                        .doesNotContain("OPEN", "\"connected\":false");
+                assertThat(health.body()).as("memcached as a gateway sees it")
+                    .contains("\"UP\"")
+                    .doesNotContain("OPEN", "\"connected\":false");
             }
         });
         memcached.flushAll();
@@ -94,31 +97,35 @@ final class TwoGateways implements AutoCloseable {
     }
 
     /**
-     * Quiet for the lock timeout and a few seconds: no lock in memcached, no lead in flight and no invalidation owed
-     * in either gateway (of gateways in processes, the invalidations owed, read from their metrics endpoint).
+     * Quiet for the lock timeout and a few seconds: no lock in memcached, no lead in
+     * flight and no invalidation owed in either gateway (of gateways in processes, the
+     * invalidations owed, read from their metrics endpoint).
      */
     void assertNothingLeftOver(Object run) {
         await().atMost(LOCK_TIMEOUT.plusSeconds(5)).untilAsserted(() -> {
             assertThat(memcached.keys()).as("%s: locks left", run).noneMatch(key -> key.endsWith(LockKey.SUFFIX));
             assertThat(gateways).as("%s: leads left in flight", run)
-                    .allSatisfy(gateway -> assertThat(gateway.getBean(InFlightRequests.class).size()).isZero());
+                .allSatisfy(gateway -> assertThat(gateway.getBean(InFlightRequests.class).size()).isZero());
             // Once memcached answers again, every write it missed has been invalidated.
-            assertThat(gateways).as("%s: invalidations still owed", run).allSatisfy(gateway -> assertThat(gateway
-                    .getBean(MeterRegistry.class).get("memcached.cache.invalidations.owed").gauge().value()).isZero());
-            // Else a delete owed from this history lands in the next one, and reads there as an item gone for
+            assertThat(gateways).as("%s: invalidations still owed", run)
+                .allSatisfy(gateway -> assertThat(
+                        gateway.getBean(MeterRegistry.class).get("memcached.cache.invalidations.owed").gauge().value())
+                    .isZero());
+            // Else a delete owed from this history lands in the next one, and reads there
+            // as an item gone for
             // no reason.
             assertThat(processes).as("%s: invalidations still owed", run)
-                    .allSatisfy(gateway -> assertThat(gateway.owedInvalidations()).isZero());
+                .allSatisfy(gateway -> assertThat(gateway.owedInvalidations()).isZero());
         });
     }
 
     /**
-     * What went wrong between the gateways and memcached so far, by the gateways' own count: a store that failed or
-     * timed out leaves its key empty, so a request after it asks the origin again.
+     * What went wrong between the gateways and memcached so far, by the gateways' own
+     * count: a store that failed or timed out leaves its key empty, so a request after it
+     * asks the origin again.
      */
     MemcachedTrouble memcachedTrouble() throws IOException, InterruptedException {
-        return new MemcachedTrouble(
-                GatewayMeters.sum(managements, "memcached.cache.stores", "result:failed"),
+        return new MemcachedTrouble(GatewayMeters.sum(managements, "memcached.cache.stores", "result:failed"),
                 GatewayMeters.sum(managements, "memcached.cache.stores", "result:dropped"),
                 GatewayMeters.sum(managements, "memcached.cache.lookups", "result:error"));
     }
@@ -147,4 +154,5 @@ final class TwoGateways implements AutoCloseable {
         origin.close();
         memcached.close();
     }
+
 }

@@ -19,16 +19,19 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 
 /**
- * An origin whose resources carry versions: a GET answers the resource's version and a serial of its own, a PUT
- * bumps the version before it answers. It records every call it answered with a 200, so that a history of requests
- * through the gateways can be checked against what the origin really said, and when. Some resources expire within
- * a run, and some carry an {@code Age} of their own ({@link #maxAge}, {@link #upstreamAge}). A fault can make it slow
- * (every answer delayed), failing (every answer a 503, no write taking effect) or gone (its port closed, then
- * opened again).
+ * An origin whose resources carry versions: a GET answers the resource's version and a
+ * serial of its own, a PUT bumps the version before it answers. It records every call it
+ * answered with a 200, so that a history of requests through the gateways can be checked
+ * against what the origin really said, and when. Some resources expire within a run, and
+ * some carry an {@code Age} of their own ({@link #maxAge}, {@link #upstreamAge}). A fault
+ * can make it slow (every answer delayed), failing (every answer a 503, no write taking
+ * effect) or gone (its port closed, then opened again).
  */
 final class VersionedOrigin implements AutoCloseable {
 
-    /** One call the origin answered: a GET's version and serial, or a PUT's new version. */
+    /**
+     * One call the origin answered: a GET's version and serial, or a PUT's new version.
+     */
     record Call(String path, String method, int version, long serial, long startedAt, long answeredAt,
             String language) {
     }
@@ -38,7 +41,9 @@ final class VersionedOrigin implements AutoCloseable {
 
     /** How it answers while no fault makes it go away. */
     enum Mode {
+
         WELL, SLOW, FAILING
+
     }
 
     private HttpServer server;
@@ -75,12 +80,18 @@ final class VersionedOrigin implements AutoCloseable {
         }
     }
 
-    /** The max-age a resource is answered with: short for the last cold ones, so that they expire within a run. */
+    /**
+     * The max-age a resource is answered with: short for the last cold ones, so that they
+     * expire within a run.
+     */
     static int maxAge(String path) {
         return resource(path) >= 9 ? 8 : 120;
     }
 
-    /** The Age a resource is answered with, as a cache in front of the origin would send it: every third one. */
+    /**
+     * The Age a resource is answered with, as a cache in front of the origin would send
+     * it: every third one.
+     */
     static int upstreamAge(String path) {
         return resource(path) % 3 == 1 ? 5 : 0;
     }
@@ -135,7 +146,8 @@ final class VersionedOrigin implements AutoCloseable {
             int current = version.get();
             long serial = serials.incrementAndGet();
             body = ("{\"path\":\"" + path + "\",\"version\":" + current + ",\"serial\":" + serial + ",\"language\":\""
-                    + language + "\"}").getBytes(StandardCharsets.UTF_8);
+                    + language + "\"}")
+                .getBytes(StandardCharsets.UTF_8);
             exchange.getResponseHeaders().set("Cache-Control", "public, max-age=" + maxAge(path));
             if (upstreamAge(path) > 0) {
                 exchange.getResponseHeaders().set("Age", Integer.toString(upstreamAge(path)));
@@ -143,7 +155,8 @@ final class VersionedOrigin implements AutoCloseable {
             if (path.contains(VARYING)) {
                 exchange.getResponseHeaders().set("Vary", "Accept-Language");
             }
-            // A slow origin read its version when the call came in, as a real one reads its store.
+            // A slow origin read its version when the call came in, as a real one reads
+            // its store.
             slowIf(now);
             answer(exchange, body);
             calls.add(new Call(path, method, current, serial, startedAt, System.nanoTime(), String.valueOf(language)));
@@ -187,4 +200,5 @@ final class VersionedOrigin implements AutoCloseable {
         server.stop(0);
         workers.shutdownNow();
     }
+
 }

@@ -42,4 +42,5 @@ class BurstLogTests {
 
         verify(logger).warn(anyString(), eq("lookup failed"), eq("java.io.IOException: still down"), eq(99L));
     }
+
 }

@@ -22,9 +22,10 @@ import org.testcontainers.junit.jupiter.Container;
 import org.testcontainers.junit.jupiter.Testcontainers;
 
 /**
- * A deadline that runs out while memcached sits on the request is memcached's failure; one that runs out while the
- * gateway itself is stopped is not. The gateway is stopped for real: the test's own JVM gets SIGSTOP and SIGCONT,
- * which stops every thread at once, as a long GC pause does.
+ * A deadline that runs out while memcached sits on the request is memcached's failure;
+ * one that runs out while the gateway itself is stopped is not. The gateway is stopped
+ * for real: the test's own JVM gets SIGSTOP and SIGCONT, which stops every thread at
+ * once, as a long GC pause does.
  */
 @Testcontainers
 class GatewayDelayTests {
@@ -64,17 +65,23 @@ class GatewayDelayTests {
     void neverCountsTheGatewaysOwnPauseAgainstMemcached() throws Exception {
         List<Throwable> failures = whileMemcachedIsPaused(() -> {
             List<CompletableFuture<?>> lookups = lookups(12);
-            // Past the longest wait: they are given up on as soon as the gateway runs again.
+            // Past the longest wait: they are given up on as soon as the gateway runs
+            // again.
             stopThisJvmFor(MAX_GATEWAY_DELAY.multipliedBy(2));
             return failuresOf(lookups);
         });
 
-        // memcached did not answer either, but it had well under its timeout while the gateway was running.
+        // memcached did not answer either, but it had well under its timeout while the
+        // gateway was running.
         assertThat(failures).hasSize(12).allMatch(GatewayDelayException.class::isInstance);
         assertThat(client.servers().get(0).circuitBreaker()).isEqualTo(CircuitBreaker.State.CLOSED);
         assertThat(delayed()).isEqualTo(12);
-        assertThat(meters.get("memcached.operations").tag("outcome", "failure").timers().stream()
-                .mapToLong(timer -> timer.count()).sum()).isZero();
+        assertThat(meters.get("memcached.operations")
+            .tag("outcome", "failure")
+            .timers()
+            .stream()
+            .mapToLong(timer -> timer.count())
+            .sum()).isZero();
     }
 
     @Test
@@ -113,7 +120,9 @@ class GatewayDelayTests {
     }
 
     private interface Step<T> {
+
         T run() throws Exception;
+
     }
 
     private static <T> T whileMemcachedIsPaused(Step<T> step) throws Exception {
@@ -126,13 +135,16 @@ class GatewayDelayTests {
         }
     }
 
-    // A child process stops this JVM and starts it again; the JVM cannot do either to itself.
+    // A child process stops this JVM and starts it again; the JVM cannot do either to
+    // itself.
     private static void stopThisJvmFor(Duration stopped) throws Exception {
         long pid = ProcessHandle.current().pid();
         double seconds = stopped.toMillis() / 1000.0;
         Process child = new ProcessBuilder("sh", "-c",
-                "kill -STOP " + pid + "; sleep " + seconds + "; kill -CONT " + pid).start();
+                "kill -STOP " + pid + "; sleep " + seconds + "; kill -CONT " + pid)
+            .start();
         assertThat(child.waitFor(30, TimeUnit.SECONDS)).isTrue();
         assertThat(child.exitValue()).isZero();
     }
+
 }

@@ -27,8 +27,9 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
- * Lookups issued together are merged into multi-gets by spymemcached; each must still get its own item, over
- * either protocol, whatever else shares its multi-get, and a multi-get that fails must fail each of them.
+ * Lookups issued together are merged into multi-gets by spymemcached; each must still get
+ * its own item, over either protocol, whatever else shares its multi-get, and a multi-get
+ * that fails must fail each of them.
  */
 @Testcontainers
 class MergedLookupsTests {
@@ -53,19 +54,20 @@ class MergedLookupsTests {
     void givesEachOfManyLookupsIssuedTogetherItsOwnItemOrNone(Protocol protocol) throws Exception {
         try (ReactiveMemcached client = TestMemcached.connect(MemcachedContainer.address(memcached),
                 Duration.ofSeconds(2), properties -> properties.setProtocol(protocol))) {
-            // Every key three times over, all subscribed at once, so that they queue up behind each other.
+            // Every key three times over, all subscribed at once, so that they queue up
+            // behind each other.
             Map<Integer, Collection<String>> answers = Flux.range(0, KEYS * 3)
-                    .flatMap(n -> client.get(key(n % KEYS))
-                            .map(item -> new String(item.value(), StandardCharsets.UTF_8) + "/" + item.flags())
-                            .defaultIfEmpty("miss")
-                            .map(answer -> Map.entry(n % KEYS, answer)), KEYS * 3)
-                    .collectMultimap(Map.Entry::getKey, Map.Entry::getValue)
-                    .block(Duration.ofSeconds(20));
+                .flatMap(n -> client.get(key(n % KEYS))
+                    .map(item -> new String(item.value(), StandardCharsets.UTF_8) + "/" + item.flags())
+                    .defaultIfEmpty("miss")
+                    .map(answer -> Map.entry(n % KEYS, answer)), KEYS * 3)
+                .collectMultimap(Map.Entry::getKey, Map.Entry::getValue)
+                .block(Duration.ofSeconds(20));
 
             assertThat(answers).hasSize(KEYS);
             answers.forEach((i, got) -> assertThat(got).as("key %d", i)
-                    .containsOnly(i % 2 == 0 ? new String(value(i), StandardCharsets.UTF_8) + "/" + i : "miss")
-                    .hasSize(3));
+                .containsOnly(i % 2 == 0 ? new String(value(i), StandardCharsets.UTF_8) + "/" + i : "miss")
+                .hasSize(3));
         }
     }
 
@@ -75,21 +77,25 @@ class MergedLookupsTests {
                 ReactiveMemcached client = TestMemcached.connect(hanging.address(), Duration.ofMinutes(1),
                         properties -> properties.setMergeLookups(true))) {
             hanging.holdGets();
-            // Subscribed one right after another, so that they queue up behind each other and go out merged.
+            // Subscribed one right after another, so that they queue up behind each other
+            // and go out merged.
             List<CompletableFuture<String>> answers = IntStream.range(0, KEYS)
-                    .mapToObj(i -> client.get(key(i)).map(item -> "hit").defaultIfEmpty("miss")
-                            .onErrorResume(failure -> Mono.just("error")).toFuture())
-                    .toList();
+                .mapToObj(i -> client.get(key(i))
+                    .map(item -> "hit")
+                    .defaultIfEmpty("miss")
+                    .onErrorResume(failure -> Mono.just("error"))
+                    .toFuture())
+                .toList();
             await("every key sent").atMost(Duration.ofSeconds(10)).until(() -> hanging.keysAsked() == KEYS);
-            assertThat(hanging.commands().stream().filter("get"::equals).count()).as("gets, merged")
-                    .isLessThan(KEYS);
+            assertThat(hanging.commands().stream().filter("get"::equals).count()).as("gets, merged").isLessThan(KEYS);
 
-            // spymemcached cancels what waits on the connection it lost: the multi-gets, not the lookups in them.
+            // spymemcached cancels what waits on the connection it lost: the multi-gets,
+            // not the lookups in them.
             hanging.dropConnections();
 
             await("every lookup answered, or one read as a miss").atMost(Duration.ofSeconds(10))
-                    .until(() -> answers.stream().allMatch(CompletableFuture::isDone)
-                            || answers.stream().anyMatch(answer -> "miss".equals(answer.getNow(null))));
+                .until(() -> answers.stream().allMatch(CompletableFuture::isDone)
+                        || answers.stream().anyMatch(answer -> "miss".equals(answer.getNow(null))));
             assertThat(answers).extracting(answer -> answer.getNow("no answer yet")).containsOnly("error");
         }
     }
@@ -103,7 +109,7 @@ class MergedLookupsTests {
     private static PoolConnectionFactory factory(boolean merge) {
         MemcachedProperties properties = new MemcachedProperties();
         properties.setMergeLookups(merge);
-        return new PoolConnectionFactory(properties, null, null, new int[] {0});
+        return new PoolConnectionFactory(properties, null, null, new int[] { 0 });
     }
 
     private static String key(int i) {
@@ -113,4 +119,5 @@ class MergedLookupsTests {
     private static byte[] value(int i) {
         return ("{\"id\":" + i + "}").repeat(1 + i % 7).getBytes(StandardCharsets.UTF_8);
     }
+
 }

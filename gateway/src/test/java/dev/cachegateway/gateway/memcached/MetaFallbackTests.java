@@ -34,9 +34,10 @@ import reactor.test.StepVerifier;
 import org.springframework.boot.health.contributor.Health;
 
 /**
- * Servers without meta commands: a fake memcached that reports an older version and answers meta commands with
- * {@code ERROR}, as memcached before them does. Their keys are looked up with {@code get} and invalidated with
- * {@code delete}, and no meta command ever reaches them.
+ * Servers without meta commands: a fake memcached that reports an older version and
+ * answers meta commands with {@code ERROR}, as memcached before them does. Their keys are
+ * looked up with {@code get} and invalidated with {@code delete}, and no meta command
+ * ever reaches them.
  */
 @Testcontainers
 class MetaFallbackTests {
@@ -62,17 +63,16 @@ class MetaFallbackTests {
     void looksUpTheKeysOfAServerThatReportsAnOldVersionWithGet() throws Exception {
         try (ReactiveMemcached client = connect(List.of(old.address()))) {
             awaitVersion(client, 0, "1.6.9");
-            StepVerifier.create(client.set("/page", 60, new CachedItem(bytes("old"), 5))).expectNext(true)
-                    .verifyComplete();
+            StepVerifier.create(client.set("/page", 60, new CachedItem(bytes("old"), 5)))
+                .expectNext(true)
+                .verifyComplete();
 
-            StepVerifier.create(client.lookup("/page", 30))
-                    .assertNext(found -> {
-                        assertThat(found.item().value()).isEqualTo(bytes("old"));
-                        assertThat(found.item().flags()).isEqualTo(5);
-                        assertThat(found.ttlKnown()).isFalse();
-                        assertThat(found.won() || found.stale() || found.winnerElsewhere()).isFalse();
-                    })
-                    .verifyComplete();
+            StepVerifier.create(client.lookup("/page", 30)).assertNext(found -> {
+                assertThat(found.item().value()).isEqualTo(bytes("old"));
+                assertThat(found.item().flags()).isEqualTo(5);
+                assertThat(found.ttlKnown()).isFalse();
+                assertThat(found.won() || found.stale() || found.winnerElsewhere()).isFalse();
+            }).verifyComplete();
             StepVerifier.create(client.lookup("/absent", 30)).verifyComplete();
 
             assertThat(client.servers().get(0).metaCommands()).isFalse();
@@ -85,8 +85,9 @@ class MetaFallbackTests {
     void invalidatesOnAServerWithoutMetaCommandsByDeleting() throws Exception {
         try (ReactiveMemcached client = connect(List.of(old.address()))) {
             awaitVersion(client, 0, "1.6.9");
-            StepVerifier.create(client.set("/page", 60, new CachedItem(bytes("old"), 0))).expectNext(true)
-                    .verifyComplete();
+            StepVerifier.create(client.set("/page", 60, new CachedItem(bytes("old"), 0)))
+                .expectNext(true)
+                .verifyComplete();
 
             StepVerifier.create(client.invalidate("/page", 30)).expectNext(true).verifyComplete();
             StepVerifier.create(client.invalidate("/page", 30)).expectNext(false).verifyComplete();
@@ -105,7 +106,8 @@ class MetaFallbackTests {
 
             old.reportVersion("1.6.9");
             old.dropConnections();
-            // spymemcached does not watch an idle connection, so it finds this one closed when it next sends on it.
+            // spymemcached does not watch an idle connection, so it finds this one closed
+            // when it next sends on it.
             client.deleteQuietly("/wake-up");
 
             awaitVersion(client, 0, "1.6.9");
@@ -119,15 +121,14 @@ class MetaFallbackTests {
     void looksUpWithGetOverTheBinaryProtocolWhichHasNoMetaCommands() throws Exception {
         try (ReactiveMemcached client = TestMemcached.connect(MemcachedContainer.address(memcached), TIMEOUT,
                 properties -> properties.setProtocol(Protocol.BINARY))) {
-            StepVerifier.create(client.set("/page", 60, new CachedItem(bytes("binary"), 0))).expectNext(true)
-                    .verifyComplete();
+            StepVerifier.create(client.set("/page", 60, new CachedItem(bytes("binary"), 0)))
+                .expectNext(true)
+                .verifyComplete();
 
-            StepVerifier.create(client.lookup("/page", 30))
-                    .assertNext(found -> {
-                        assertThat(found.item().value()).isEqualTo(bytes("binary"));
-                        assertThat(found.ttlKnown()).isFalse();
-                    })
-                    .verifyComplete();
+            StepVerifier.create(client.lookup("/page", 30)).assertNext(found -> {
+                assertThat(found.item().value()).isEqualTo(bytes("binary"));
+                assertThat(found.ttlKnown()).isFalse();
+            }).verifyComplete();
             assertThat(client.servers().get(0).metaCommands()).isFalse();
             assertThat(client.servers().get(0).version()).isNull();
         }
@@ -139,16 +140,18 @@ class MetaFallbackTests {
         properties.setServers(List.of(old.address()));
         ServerAddress server = ServerAddress.parse(old.address());
         PoolConnection connection = PoolConnection.open(
-                new InetSocketAddress[] {new InetSocketAddress(server.host(), server.port())}, properties,
+                new InetSocketAddress[] { new InetSocketAddress(server.host(), server.port()) }, properties,
                 ImmediateEventExecutor.INSTANCE, properties.getRing().build(List.of(server)));
         PoolClient client = connection.client();
         try {
-            await("connected").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(10))
-                    .until(() -> client.getAvailableServers().size() == 1);
+            await("connected").atMost(Duration.ofSeconds(10))
+                .pollInterval(Duration.ofMillis(10))
+                .until(() -> client.getAvailableServers().size() == 1);
             assertThat(client.set("/page", 0, "kept").get(5, TimeUnit.SECONDS)).isTrue();
 
             assertThatThrownBy(() -> client.metaGet("/page", 0).get(5, TimeUnit.SECONDS))
-                    .isInstanceOf(ExecutionException.class).hasCauseInstanceOf(OperationException.class);
+                .isInstanceOf(ExecutionException.class)
+                .hasCauseInstanceOf(OperationException.class);
 
             assertThat(client.get("/page")).isEqualTo("kept");
             assertThat(old.commands()).contains("mg");
@@ -163,14 +166,16 @@ class MetaFallbackTests {
     void usesMetaCommandsOnlyOnTheServersOfAMixedPoolThatHaveThem() throws Exception {
         try (ReactiveMemcached client = connect(List.of(MemcachedContainer.address(memcached), old.address()))) {
             awaitVersion(client, 1, "1.6.9");
-            await("the new server's version").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(10))
-                    .until(() -> client.servers().get(0).metaCommands());
+            await("the new server's version").atMost(Duration.ofSeconds(10))
+                .pollInterval(Duration.ofMillis(10))
+                .until(() -> client.servers().get(0).metaCommands());
             int withTtl = 0;
             int withoutTtl = 0;
             for (int i = 0; i < 40; i++) {
                 String key = "/api/v1/comments/" + i;
-                StepVerifier.create(client.set(key, 60, new CachedItem(bytes(key), 0))).expectNext(true)
-                        .verifyComplete();
+                StepVerifier.create(client.set(key, 60, new CachedItem(bytes(key), 0)))
+                    .expectNext(true)
+                    .verifyComplete();
                 MetaItem found = client.lookup(key, 0).block(TIMEOUT);
                 assertThat(found).isNotNull();
                 assertThat(found.item().value()).isEqualTo(bytes(key));
@@ -188,8 +193,8 @@ class MetaFallbackTests {
             Health health = new MemcachedHealthIndicator(client).health(true).block(TIMEOUT);
             assertThat(health).isNotNull();
             @SuppressWarnings("unchecked")
-            Map<String, Map<String, Object>> nodes =
-                    (Map<String, Map<String, Object>>) health.getDetails().get("nodes");
+            Map<String, Map<String, Object>> nodes = (Map<String, Map<String, Object>>) health.getDetails()
+                .get("nodes");
             assertThat(nodes.get(MemcachedContainer.address(memcached))).containsEntry("metaCommands", true);
             assertThat(nodes.get(old.address())).containsEntry("metaCommands", false).containsEntry("version", "1.6.9");
         }
@@ -201,11 +206,13 @@ class MetaFallbackTests {
     }
 
     private static void awaitVersion(ReactiveMemcached client, int server, String version) {
-        await("version " + version).atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(10))
-                .until(() -> version.equals(client.servers().get(server).version()));
+        await("version " + version).atMost(Duration.ofSeconds(10))
+            .pollInterval(Duration.ofMillis(10))
+            .until(() -> version.equals(client.servers().get(server).version()));
     }
 
     private static byte[] bytes(String text) {
         return text.getBytes(StandardCharsets.UTF_8);
     }
+
 }

@@ -20,8 +20,9 @@ import reactor.core.publisher.Flux;
 import reactor.test.StepVerifier;
 
 /**
- * {@link ReactiveMemcached#lookup} and {@link ReactiveMemcached#invalidate} against a memcached with meta commands
- * (1.6.10 and later), where they go out as {@code mg} and {@code md}.
+ * {@link ReactiveMemcached#lookup} and {@link ReactiveMemcached#invalidate} against a
+ * memcached with meta commands (1.6.10 and later), where they go out as {@code mg} and
+ * {@code md}.
  */
 @Testcontainers
 class MetaLookupTests {
@@ -37,9 +38,11 @@ class MetaLookupTests {
     void connect() throws Exception {
         client = TestMemcached.connect(memcached.getHost(), memcached.getMappedPort(MemcachedContainer.PORT),
                 Duration.ofSeconds(2), TestMemcached.breakers(), new SimpleMeterRegistry());
-        // The server's version is asked once connected; lookups use get until it has answered.
-        await("the server's version").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(10))
-                .until(() -> client.servers().get(0).metaCommands());
+        // The server's version is asked once connected; lookups use get until it has
+        // answered.
+        await("the server's version").atMost(Duration.ofSeconds(10))
+            .pollInterval(Duration.ofMillis(10))
+            .until(() -> client.servers().get(0).metaCommands());
         raw = MemcachedContainer.textClient(memcached);
         raw.flushAll();
     }
@@ -62,17 +65,15 @@ class MetaLookupTests {
     void returnsTheValueFlagsAndRemainingTtlOfAnItemStoredWithATtl() throws Exception {
         raw.set("/api/v1/comments/7", 3, 100, bytes("{\"id\":7}"));
 
-        StepVerifier.create(client.lookup("/api/v1/comments/7", 0))
-                .assertNext(found -> {
-                    assertThat(text(found)).isEqualTo("{\"id\":7}");
-                    assertThat(found.item().flags()).isEqualTo(3);
-                    assertThat(found.ttlKnown()).isTrue();
-                    assertThat(found.remainingTtlSeconds()).isBetween(1L, 100L);
-                    assertThat(found.won()).isFalse();
-                    assertThat(found.stale()).isFalse();
-                    assertThat(found.winnerElsewhere()).isFalse();
-                })
-                .verifyComplete();
+        StepVerifier.create(client.lookup("/api/v1/comments/7", 0)).assertNext(found -> {
+            assertThat(text(found)).isEqualTo("{\"id\":7}");
+            assertThat(found.item().flags()).isEqualTo(3);
+            assertThat(found.ttlKnown()).isTrue();
+            assertThat(found.remainingTtlSeconds()).isBetween(1L, 100L);
+            assertThat(found.won()).isFalse();
+            assertThat(found.stale()).isFalse();
+            assertThat(found.winnerElsewhere()).isFalse();
+        }).verifyComplete();
     }
 
     @Test
@@ -80,8 +81,8 @@ class MetaLookupTests {
         raw.set("/forever", 0, 0, bytes("x"));
 
         StepVerifier.create(client.lookup("/forever", 0))
-                .assertNext(found -> assertThat(found.remainingTtlSeconds()).isEqualTo(MetaItem.NO_EXPIRY))
-                .verifyComplete();
+            .assertNext(found -> assertThat(found.remainingTtlSeconds()).isEqualTo(MetaItem.NO_EXPIRY))
+            .verifyComplete();
     }
 
     @Test
@@ -98,40 +99,41 @@ class MetaLookupTests {
     void readsAnEmptyValue() throws Exception {
         raw.set("/empty", 1, 0, new byte[0]);
 
-        StepVerifier.create(client.lookup("/empty", 0))
-                .assertNext(found -> {
-                    assertThat(found.item().value()).isEmpty();
-                    assertThat(found.item().flags()).isEqualTo(1);
-                })
-                .verifyComplete();
+        StepVerifier.create(client.lookup("/empty", 0)).assertNext(found -> {
+            assertThat(found.item().value()).isEmpty();
+            assertThat(found.item().flags()).isEqualTo(1);
+        }).verifyComplete();
     }
 
     @Test
     void keepsClientFlagsAbove16BitsWhole() throws Exception {
-        StepVerifier.create(client.set("/wide", 0, new CachedItem(bytes("w"), 1 << 20))).expectNext(true)
-                .verifyComplete();
+        StepVerifier.create(client.set("/wide", 0, new CachedItem(bytes("w"), 1 << 20)))
+            .expectNext(true)
+            .verifyComplete();
         raw.setLiterally("set /widest 4294967295 0 1\r\nx\r\n");
 
         StepVerifier.create(client.lookup("/wide", 0))
-                .assertNext(found -> assertThat(found.item().flags()).isEqualTo(1 << 20))
-                .verifyComplete();
+            .assertNext(found -> assertThat(found.item().flags()).isEqualTo(1 << 20))
+            .verifyComplete();
         StepVerifier.create(client.lookup("/widest", 0))
-                .assertNext(found -> assertThat(Integer.toUnsignedLong(found.item().flags())).isEqualTo(4294967295L))
-                .verifyComplete();
+            .assertNext(found -> assertThat(Integer.toUnsignedLong(found.item().flags())).isEqualTo(4294967295L))
+            .verifyComplete();
     }
 
     @Test
     void givesTheRightToRefreshToExactlyOneOfManyLookupsOnceTheTtlIsBelowTheThreshold() throws Exception {
         raw.set("/hot", 0, 10, bytes("hot"));
 
-        List<MetaItem> answers = Flux.range(0, 50).flatMap(n -> client.lookup("/hot", 30), 50).collectList()
-                .block(Duration.ofSeconds(10));
+        List<MetaItem> answers = Flux.range(0, 50)
+            .flatMap(n -> client.lookup("/hot", 30), 50)
+            .collectList()
+            .block(Duration.ofSeconds(10));
 
         assertThat(answers).hasSize(50).allSatisfy(found -> assertThat(text(found)).isEqualTo("hot"));
         assertThat(answers).filteredOn(MetaItem::won).hasSize(1);
         assertThat(answers).filteredOn(found -> !found.won())
-                .hasSize(49)
-                .allSatisfy(found -> assertThat(found.winnerElsewhere()).isTrue());
+            .hasSize(49)
+            .allSatisfy(found -> assertThat(found.winnerElsewhere()).isTrue());
     }
 
     @Test
@@ -139,8 +141,8 @@ class MetaLookupTests {
         raw.set("/fresh", 0, 1000, bytes("fresh"));
 
         StepVerifier.create(client.lookup("/fresh", 30))
-                .assertNext(found -> assertThat(found.won() || found.winnerElsewhere()).isFalse())
-                .verifyComplete();
+            .assertNext(found -> assertThat(found.won() || found.winnerElsewhere()).isFalse())
+            .verifyComplete();
     }
 
     @Test
@@ -149,21 +151,17 @@ class MetaLookupTests {
 
         StepVerifier.create(client.invalidate("/page", 30)).expectNext(true).verifyComplete();
 
-        StepVerifier.create(client.lookup("/page", 0))
-                .assertNext(found -> {
-                    assertThat(text(found)).isEqualTo("old");
-                    assertThat(found.stale()).isTrue();
-                    assertThat(found.won()).isTrue();
-                    assertThat(found.remainingTtlSeconds()).isBetween(1L, 30L);
-                })
-                .verifyComplete();
-        StepVerifier.create(client.lookup("/page", 0))
-                .assertNext(found -> {
-                    assertThat(found.stale()).isTrue();
-                    assertThat(found.won()).isFalse();
-                    assertThat(found.winnerElsewhere()).isTrue();
-                })
-                .verifyComplete();
+        StepVerifier.create(client.lookup("/page", 0)).assertNext(found -> {
+            assertThat(text(found)).isEqualTo("old");
+            assertThat(found.stale()).isTrue();
+            assertThat(found.won()).isTrue();
+            assertThat(found.remainingTtlSeconds()).isBetween(1L, 30L);
+        }).verifyComplete();
+        StepVerifier.create(client.lookup("/page", 0)).assertNext(found -> {
+            assertThat(found.stale()).isTrue();
+            assertThat(found.won()).isFalse();
+            assertThat(found.winnerElsewhere()).isTrue();
+        }).verifyComplete();
     }
 
     @Test
@@ -188,23 +186,22 @@ class MetaLookupTests {
             raw.set(key(i), i, 1000 + i, value(i));
         }
 
-        // Every key three times, all at once, with plain gets among them that spymemcached merges into multi-gets,
+        // Every key three times, all at once, with plain gets among them that
+        // spymemcached merges into multi-gets,
         // so meta answers, misses and get answers interleave on the one connection.
-        List<String> answers = Flux.range(0, keys * 3)
-                .flatMap(n -> {
-                    int i = n % keys;
-                    if (n / keys == 2) {
-                        return client.get(key(i)).map(item -> i + ":get:" + item.value().length + "/" + item.flags())
-                                .defaultIfEmpty(i + ":miss");
-                    }
-                    return client.lookup(key(i), 0).map(found -> {
-                        assertThat(found.item().value()).as("key %d", i).isEqualTo(value(i));
-                        assertThat(found.remainingTtlSeconds()).as("key %d", i).isBetween(1L, 1000L + i);
-                        return i + ":mg:" + found.item().value().length + "/" + found.item().flags();
-                    }).defaultIfEmpty(i + ":miss");
-                }, keys * 3)
-                .collectList()
-                .block(Duration.ofSeconds(30));
+        List<String> answers = Flux.range(0, keys * 3).flatMap(n -> {
+            int i = n % keys;
+            if (n / keys == 2) {
+                return client.get(key(i))
+                    .map(item -> i + ":get:" + item.value().length + "/" + item.flags())
+                    .defaultIfEmpty(i + ":miss");
+            }
+            return client.lookup(key(i), 0).map(found -> {
+                assertThat(found.item().value()).as("key %d", i).isEqualTo(value(i));
+                assertThat(found.remainingTtlSeconds()).as("key %d", i).isBetween(1L, 1000L + i);
+                return i + ":mg:" + found.item().value().length + "/" + found.item().flags();
+            }).defaultIfEmpty(i + ":miss");
+        }, keys * 3).collectList().block(Duration.ofSeconds(30));
 
         assertThat(answers).hasSize(keys * 3);
         for (int i = 0; i < keys; i++) {
@@ -226,16 +223,19 @@ class MetaLookupTests {
         try (ReactiveMemcached timed = TestMemcached.connect(memcached.getHost(),
                 memcached.getMappedPort(MemcachedContainer.PORT), Duration.ofSeconds(2), TestMemcached.breakers(),
                 meters)) {
-            await("the server's version").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(10))
-                    .until(() -> timed.servers().get(0).metaCommands());
+            await("the server's version").atMost(Duration.ofSeconds(10))
+                .pollInterval(Duration.ofMillis(10))
+                .until(() -> timed.servers().get(0).metaCommands());
 
             StepVerifier.create(timed.lookup("/absent", 0)).verifyComplete();
             StepVerifier.create(timed.invalidate("/absent", 5)).expectNext(false).verifyComplete();
 
-            assertThat(meters.get("memcached.operations").tag("operation", "mg").tag("outcome", "success").timer()
-                    .count()).isEqualTo(1);
-            assertThat(meters.get("memcached.operations").tag("operation", "md").tag("outcome", "success").timer()
-                    .count()).isEqualTo(1);
+            assertThat(
+                    meters.get("memcached.operations").tag("operation", "mg").tag("outcome", "success").timer().count())
+                .isEqualTo(1);
+            assertThat(
+                    meters.get("memcached.operations").tag("operation", "md").tag("outcome", "success").timer().count())
+                .isEqualTo(1);
         }
     }
 
@@ -243,7 +243,8 @@ class MetaLookupTests {
         return "/api/v1/comments/" + i;
     }
 
-    // Sizes from a few bytes to past spymemcached's 16 KiB read buffer, so some values arrive in several reads.
+    // Sizes from a few bytes to past spymemcached's 16 KiB read buffer, so some values
+    // arrive in several reads.
     private static byte[] value(int i) {
         return ("{\"id\":" + i + "}").repeat(1 + (i * 37) % 2500).getBytes(StandardCharsets.UTF_8);
     }
@@ -255,4 +256,5 @@ class MetaLookupTests {
     private static String text(MetaItem found) {
         return new String(found.item().value(), StandardCharsets.UTF_8);
     }
+
 }

@@ -38,7 +38,8 @@ class ReactiveMemcachedTests {
     void connect() throws Exception {
         breakers = TestMemcached.breakers();
         meters = new SimpleMeterRegistry();
-        // Long enough that an answered operation never times out on a loaded machine, short enough that the ten
+        // Long enough that an answered operation never times out on a loaded machine,
+        // short enough that the ten
         // timeouts which open the breaker take a few seconds.
         client = TestMemcached.connect(memcached.getHost(), memcached.getMappedPort(MemcachedContainer.PORT),
                 Duration.ofMillis(500), breakers, meters);
@@ -61,12 +62,10 @@ class ReactiveMemcachedTests {
     void readsAnItemWrittenByAnotherClientWithItsRawBytesAndFlags() throws Exception {
         raw.set("/api/v1/comments/7", 3, 0, "{\"id\":7}".getBytes(StandardCharsets.UTF_8));
 
-        StepVerifier.create(client.get("/api/v1/comments/7"))
-                .assertNext(item -> {
-                    assertThat(new String(item.value(), StandardCharsets.UTF_8)).isEqualTo("{\"id\":7}");
-                    assertThat(item.flags()).isEqualTo(3);
-                })
-                .verifyComplete();
+        StepVerifier.create(client.get("/api/v1/comments/7")).assertNext(item -> {
+            assertThat(new String(item.value(), StandardCharsets.UTF_8)).isEqualTo("{\"id\":7}");
+            assertThat(item.flags()).isEqualTo(3);
+        }).verifyComplete();
     }
 
     @Test
@@ -83,7 +82,7 @@ class ReactiveMemcachedTests {
 
     @Test
     void deletesAKey() throws Exception {
-        raw.set("/gone", 0, 0, new byte[] {1});
+        raw.set("/gone", 0, 0, new byte[] { 1 });
 
         StepVerifier.create(client.delete("/gone")).expectNext(true).verifyComplete();
 
@@ -100,9 +99,7 @@ class ReactiveMemcachedTests {
     void timesOutALookupThatMemcachedDoesNotAnswer() {
         memcached.getDockerClient().pauseContainerCmd(memcached.getContainerId()).exec();
         try {
-            StepVerifier.create(client.get("/slow"))
-                    .expectError(TimeoutException.class)
-                    .verify(Duration.ofSeconds(5));
+            StepVerifier.create(client.get("/slow")).expectError(TimeoutException.class).verify(Duration.ofSeconds(5));
         }
         finally {
             memcached.getDockerClient().unpauseContainerCmd(memcached.getContainerId()).exec();
@@ -114,16 +111,26 @@ class ReactiveMemcachedTests {
         memcached.getDockerClient().pauseContainerCmd(memcached.getContainerId()).exec();
         try {
             for (int i = 0; i < 10; i++) {
-                StepVerifier.create(client.get("/down")).expectError(TimeoutException.class).verify(Duration.ofSeconds(5));
+                StepVerifier.create(client.get("/down"))
+                    .expectError(TimeoutException.class)
+                    .verify(Duration.ofSeconds(5));
             }
             assertThat(client.servers().get(0).circuitBreaker()).isEqualTo(CircuitBreaker.State.OPEN);
-            long attempts = meters.get("memcached.operations").tag("operation", "get").timers().stream()
-                    .mapToLong(timer -> timer.count()).sum();
+            long attempts = meters.get("memcached.operations")
+                .tag("operation", "get")
+                .timers()
+                .stream()
+                .mapToLong(timer -> timer.count())
+                .sum();
 
             StepVerifier.create(client.get("/down")).expectError(CallNotPermittedException.class).verify();
 
-            assertThat(meters.get("memcached.operations").tag("operation", "get").timers().stream()
-                    .mapToLong(timer -> timer.count()).sum()).isEqualTo(attempts);
+            assertThat(meters.get("memcached.operations")
+                .tag("operation", "get")
+                .timers()
+                .stream()
+                .mapToLong(timer -> timer.count())
+                .sum()).isEqualTo(attempts);
         }
         finally {
             memcached.getDockerClient().unpauseContainerCmd(memcached.getContainerId()).exec();
@@ -134,8 +141,8 @@ class ReactiveMemcachedTests {
     void timesTheOperationsThatReachMemcached() {
         StepVerifier.create(client.get("/timed")).verifyComplete();
 
-        assertThat(meters.get("memcached.operations").tag("operation", "get").tag("outcome", "success").timer()
-                .count()).isEqualTo(1);
+        assertThat(meters.get("memcached.operations").tag("operation", "get").tag("outcome", "success").timer().count())
+            .isEqualTo(1);
     }
 
     @Test
@@ -145,4 +152,5 @@ class ReactiveMemcachedTests {
         StepVerifier.create(client.probe(0)).verifyComplete();
         StepVerifier.create(client.get("/x")).expectError(CallNotPermittedException.class).verify();
     }
+
 }

@@ -17,10 +17,10 @@ import org.springframework.test.context.TestPropertySource;
 import org.springframework.test.web.reactive.server.WebTestClient;
 
 /**
- * Two requests at a time at the door: a third gets a fast 503 with Retry-After; health is never turned away. Set
- * under the limits' earlier names, which are still read.
+ * Two requests at a time at the door: a third gets a fast 503 with Retry-After; health is
+ * never turned away. Set under the limits' earlier names, which are still read.
  */
-@TestPropertySource(properties = {"gateway.overload.max-concurrent-requests=2", "gateway.overload.retry-after=3s"})
+@TestPropertySource(properties = { "gateway.overload.max-concurrent-requests=2", "gateway.overload.retry-after=3s" })
 class AdmissionLimitTests extends CacheIntegrationTest {
 
     @LocalManagementPort
@@ -39,7 +39,7 @@ class AdmissionLimitTests extends CacheIntegrationTest {
         held.hold(first);
         held.hold(second);
         await("both requests at the backend").atMost(Duration.ofSeconds(10))
-                .until(() -> backend.calls(first) == 1 && backend.calls(second) == 1);
+            .until(() -> backend.calls(first) == 1 && backend.calls(second) == 1);
     }
 
     @AfterEach
@@ -50,24 +50,34 @@ class AdmissionLimitTests extends CacheIntegrationTest {
     @Test
     void turnsAwayARequestPastTheLimitWithA503ThatSaysWhenToComeBack() {
         String path = HeldBackend.freshPath("");
-        client.get().uri(path).exchange()
-                .expectStatus().isEqualTo(503)
-                .expectHeader().valueEquals("Retry-After", "3")
-                .expectBody()
-                .jsonPath("$.status").isEqualTo(503)
-                .jsonPath("$.error").isEqualTo("Service Unavailable")
-                .jsonPath("$.path").isEqualTo(path)
-                .jsonPath("$.trace").doesNotExist();
+        client.get()
+            .uri(path)
+            .exchange()
+            .expectStatus()
+            .isEqualTo(503)
+            .expectHeader()
+            .valueEquals("Retry-After", "3")
+            .expectBody()
+            .jsonPath("$.status")
+            .isEqualTo(503)
+            .jsonPath("$.error")
+            .isEqualTo("Service Unavailable")
+            .jsonPath("$.path")
+            .isEqualTo(path)
+            .jsonPath("$.trace")
+            .doesNotExist();
 
         assertThat(backend.calls(path)).isZero();
         assertThat(meters.get("gateway.overload.rejected").tag("limit", "max-concurrent-requests").counter().count())
-                .isEqualTo(1);
+            .isEqualTo(1);
     }
 
     @Test
     void neverTurnsAwayHealthOrProbes() {
-        WebTestClient management = WebTestClient.bindToServer().baseUrl("http://localhost:" + managementPort)
-                .responseTimeout(Duration.ofSeconds(30)).build();
+        WebTestClient management = WebTestClient.bindToServer()
+            .baseUrl("http://localhost:" + managementPort)
+            .responseTimeout(Duration.ofSeconds(30))
+            .build();
 
         management.get().uri("/actuator/health").exchange().expectStatus().isOk();
         management.get().uri("/actuator/health/liveness").exchange().expectStatus().isOk();
@@ -80,4 +90,5 @@ class AdmissionLimitTests extends CacheIntegrationTest {
 
         client.get().uri(HeldBackend.freshPath("")).exchange().expectStatus().isOk();
     }
+
 }

@@ -17,8 +17,8 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.test.context.TestPropertySource;
 
 /**
- * Two backend calls at a time on the comments route, one on the narrow route: past that, a stale item where there is
- * one, else a 503, and hits are served as ever.
+ * Two backend calls at a time on the comments route, one on the narrow route: past that,
+ * a stale item where there is one, else a 503, and hits are served as ever.
  */
 @TestPropertySource(properties = "memcached.overload.max-concurrent-backend-calls=2")
 class BackendCallLimitTests extends CacheIntegrationTest {
@@ -42,15 +42,25 @@ class BackendCallLimitTests extends CacheIntegrationTest {
         holdTwoMisses();
 
         String path = HeldBackend.freshPath("");
-        client.get().uri(path).exchange()
-                .expectStatus().isEqualTo(503)
-                .expectHeader().valueEquals("Retry-After", "1")
-                .expectHeader().valueEquals("X-Cache", "MISS")
-                .expectBody().jsonPath("$.status").isEqualTo(503).jsonPath("$.error").isEqualTo("Service Unavailable");
+        client.get()
+            .uri(path)
+            .exchange()
+            .expectStatus()
+            .isEqualTo(503)
+            .expectHeader()
+            .valueEquals("Retry-After", "1")
+            .expectHeader()
+            .valueEquals("X-Cache", "MISS")
+            .expectBody()
+            .jsonPath("$.status")
+            .isEqualTo(503)
+            .jsonPath("$.error")
+            .isEqualTo("Service Unavailable");
 
         assertThat(backend.calls(path)).isZero();
-        assertThat(meters.get("gateway.overload.rejected").tag("limit", "max-concurrent-backend-calls").counter()
-                .count()).isEqualTo(1);
+        assertThat(
+                meters.get("gateway.overload.rejected").tag("limit", "max-concurrent-backend-calls").counter().count())
+            .isEqualTo(1);
     }
 
     @Test
@@ -59,11 +69,17 @@ class BackendCallLimitTests extends CacheIntegrationTest {
         raw.set(path, StaleFlags.encode(new StaleWindows(0, 60)), 30, OLD.getBytes(StandardCharsets.UTF_8));
         holdTwoMisses();
 
-        client.get().uri(path).exchange()
-                .expectStatus().isOk()
-                .expectHeader().valueEquals("X-Cache", "STALE")
-                .expectHeader().doesNotExist("Retry-After")
-                .expectBody(String.class).isEqualTo(OLD);
+        client.get()
+            .uri(path)
+            .exchange()
+            .expectStatus()
+            .isOk()
+            .expectHeader()
+            .valueEquals("X-Cache", "STALE")
+            .expectHeader()
+            .doesNotExist("Retry-After")
+            .expectBody(String.class)
+            .isEqualTo(OLD);
         assertThat(backend.calls(path)).isZero();
     }
 
@@ -73,20 +89,30 @@ class BackendCallLimitTests extends CacheIntegrationTest {
         raw.set(path, 0, 60, bytes("{\"id\":905}"));
         holdTwoMisses();
 
-        client.get().uri(path).exchange()
-                .expectStatus().isOk()
-                .expectHeader().valueEquals("X-Cache", "HIT")
-                .expectBody(String.class).isEqualTo("{\"id\":905}");
+        client.get()
+            .uri(path)
+            .exchange()
+            .expectStatus()
+            .isOk()
+            .expectHeader()
+            .valueEquals("X-Cache", "HIT")
+            .expectBody(String.class)
+            .isEqualTo("{\"id\":905}");
     }
 
     @Test
     void limitsRoutesWithoutTheCacheToo() {
         holdTwo("/no_cache");
 
-        client.get().uri(HeldBackend.freshPath("/no_cache")).exchange()
-                .expectStatus().isEqualTo(503)
-                .expectHeader().valueEquals("Retry-After", "1")
-                .expectHeader().doesNotExist("X-Cache");
+        client.get()
+            .uri(HeldBackend.freshPath("/no_cache"))
+            .exchange()
+            .expectStatus()
+            .isEqualTo(503)
+            .expectHeader()
+            .valueEquals("Retry-After", "1")
+            .expectHeader()
+            .doesNotExist("X-Cache");
     }
 
     @Test
@@ -106,8 +132,13 @@ class BackendCallLimitTests extends CacheIntegrationTest {
         holdTwoMisses();
         assertThat(held.release()).allSatisfy(answer -> assertThat(answer.statusCode()).isEqualTo(200));
 
-        client.get().uri(HeldBackend.freshPath("")).exchange().expectStatus().isOk().expectHeader()
-                .valueEquals("X-Cache", "MISS");
+        client.get()
+            .uri(HeldBackend.freshPath(""))
+            .exchange()
+            .expectStatus()
+            .isOk()
+            .expectHeader()
+            .valueEquals("X-Cache", "MISS");
     }
 
     private void holdTwoMisses() {
@@ -121,6 +152,7 @@ class BackendCallLimitTests extends CacheIntegrationTest {
         held.hold(first);
         held.hold(second);
         await("both calls at the backend").atMost(Duration.ofSeconds(10))
-                .until(() -> backend.calls(first) == 1 && backend.calls(second) == 1);
+            .until(() -> backend.calls(first) == 1 && backend.calls(second) == 1);
     }
+
 }

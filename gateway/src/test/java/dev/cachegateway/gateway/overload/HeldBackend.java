@@ -15,10 +15,14 @@ import java.util.concurrent.atomic.AtomicInteger;
 import dev.cachegateway.gateway.support.RecordingBackend;
 import dev.cachegateway.gateway.support.RecordingBackend.Reply;
 
-/** Requests whose backend calls are held open until released, so that a test knows how many are in flight. */
+/**
+ * Requests whose backend calls are held open until released, so that a test knows how
+ * many are in flight.
+ */
 final class HeldBackend implements AutoCloseable {
 
-    // The answers of one test are stored after they are sent, and may land after the next test empties memcached:
+    // The answers of one test are stored after they are sent, and may land after the next
+    // test empties memcached:
     // each test asks for paths of its own.
     private static final AtomicInteger ids = new AtomicInteger(10_000);
 
@@ -53,9 +57,10 @@ final class HeldBackend implements AutoCloseable {
             }
             return Reply.json(RecordingBackend.bodyFor(path), "public, max-age=60");
         });
-        CompletableFuture<HttpResponse<String>> answer = client.sendAsync(
-                HttpRequest.newBuilder(URI.create("http://localhost:" + port + path)).timeout(Duration.ofSeconds(30))
-                        .build(), HttpResponse.BodyHandlers.ofString());
+        CompletableFuture<HttpResponse<String>> answer = client
+            .sendAsync(HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
+                .timeout(Duration.ofSeconds(30))
+                .build(), HttpResponse.BodyHandlers.ofString());
         held.add(answer);
         return answer;
     }
@@ -67,11 +72,12 @@ final class HeldBackend implements AutoCloseable {
     }
 
     /**
-     * Lets every held call answer and waits for the answers: until they are sent, their requests still count against
-     * the limits, and would turn away the next test's.
+     * Lets every held call answer and waits for the answers: until they are sent, their
+     * requests still count against the limits, and would turn away the next test's.
      */
     @Override
     public void close() {
         release();
     }
+
 }

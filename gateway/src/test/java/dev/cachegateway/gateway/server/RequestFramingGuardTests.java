@@ -30,9 +30,10 @@ import org.springframework.context.annotation.Import;
 import org.springframework.test.context.TestPropertySource;
 
 /**
- * Requests whose length is ambiguous, whose chunks turn out malformed, or whose body is too large, sent raw to the
- * gateway in front of a backend that keeps every byte it gets: each is answered with a JSON 400 (or 413) and
- * {@code Connection: close}, and none of it reaches the backend. Sound requests reach it framed one way.
+ * Requests whose length is ambiguous, whose chunks turn out malformed, or whose body is
+ * too large, sent raw to the gateway in front of a backend that keeps every byte it gets:
+ * each is answered with a JSON 400 (or 413) and {@code Connection: close}, and none of it
+ * reaches the backend. Sound requests reach it framed one way.
  */
 @Import(RequestFramingGuardTests.FramingRoute.class)
 @TestPropertySource(properties = "memcached.request.max-body-size=1KB")
@@ -85,15 +86,17 @@ class RequestFramingGuardTests extends CacheIntegrationTest {
             out.write(bytes(HEAD + "Transfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n"));
             out.flush();
             Awaitility.await("the backend getting nothing of a request whose body is not complete")
-                    .during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(2))
-                    .until(() -> recorder.requests().isEmpty());
+                .during(Duration.ofMillis(300))
+                .atMost(Duration.ofSeconds(2))
+                .until(() -> recorder.requests().isEmpty());
             out.write(bytes("zz\r\n"));
             out.flush();
 
             String answer = readToEnd(socket.getInputStream());
 
-            assertThat(answer).startsWith("HTTP/1.1 400 ").containsIgnoringCase("connection: close")
-                    .contains("\"status\":400");
+            assertThat(answer).startsWith("HTTP/1.1 400 ")
+                .containsIgnoringCase("connection: close")
+                .contains("\"status\":400");
         }
         assertThat(recorder.requests()).isEmpty();
         assertThat(recorder.connectionsWithPartialRequests()).isZero();
@@ -124,8 +127,8 @@ class RequestFramingGuardTests extends CacheIntegrationTest {
 
     @Test
     void forwardsABodyOfExactlyTheLimit() throws Exception {
-        List<Answer> answers = RawAnswers.exchange(port, bytes(HEAD + "Connection: close\r\nContent-Length: 1024\r\n\r\n"
-                + "x".repeat(1024)));
+        List<Answer> answers = RawAnswers.exchange(port,
+                bytes(HEAD + "Connection: close\r\nContent-Length: 1024\r\n\r\n" + "x".repeat(1024)));
 
         assertThat(answers).singleElement().extracting(Answer::status).isEqualTo(200);
         assertThat(recorder.requests()).singleElement().extracting(r -> r.body().length).isEqualTo(1024);
@@ -135,10 +138,11 @@ class RequestFramingGuardTests extends CacheIntegrationTest {
     void saysContinueBeforeReadingABodyThatWaitsForIt() throws Exception {
         try (Socket socket = new Socket("localhost", port)) {
             socket.setSoTimeout(10_000);
-            socket.getOutputStream().write(bytes(HEAD + "Connection: close\r\nExpect: 100-continue\r\n"
-                    + "Content-Length: 5\r\n\r\n"));
+            socket.getOutputStream()
+                .write(bytes(HEAD + "Connection: close\r\nExpect: 100-continue\r\n" + "Content-Length: 5\r\n\r\n"));
             InputStream in = socket.getInputStream();
-            assertThat(new String(in.readNBytes(25), StandardCharsets.ISO_8859_1)).isEqualTo("HTTP/1.1 100 Continue\r\n\r\n");
+            assertThat(new String(in.readNBytes(25), StandardCharsets.ISO_8859_1))
+                .isEqualTo("HTTP/1.1 100 Continue\r\n\r\n");
             socket.getOutputStream().write(bytes("hello"));
 
             assertThat(readToEnd(in)).startsWith("HTTP/1.1 200 ");
@@ -156,12 +160,12 @@ class RequestFramingGuardTests extends CacheIntegrationTest {
             }
         }
         assertThat(recorder.requests()).extracting(StrictHttp.Request::target)
-                .containsExactly("/framing/1", "/framing/2");
+            .containsExactly("/framing/1", "/framing/2");
     }
 
     private void assertRefused(String request, int status) throws IOException {
-        List<Answer> answers = RawAnswers.exchange(port, bytes(request + "GET /framing/after HTTP/1.1\r\n"
-                + "Host: localhost\r\n\r\n"));
+        List<Answer> answers = RawAnswers.exchange(port,
+                bytes(request + "GET /framing/after HTTP/1.1\r\n" + "Host: localhost\r\n\r\n"));
 
         assertThat(answers).as("answers to %s", request).hasSize(1);
         Answer answer = answers.get(0);
@@ -186,10 +190,13 @@ class RequestFramingGuardTests extends CacheIntegrationTest {
         @Bean
         RouteLocator framingRoute(RouteLocatorBuilder routes, MemcachedCacheGatewayFilterFactory cache) {
             return routes.routes()
-                    .route("framing", r -> r.path("/framing/**")
+                .route("framing",
+                        r -> r.path("/framing/**")
                             .filters(f -> f.filter(cache.apply(new MemcachedCacheGatewayFilterFactory.Config())))
                             .uri(recorder.uri()))
-                    .build();
+                .build();
         }
+
     }
+
 }

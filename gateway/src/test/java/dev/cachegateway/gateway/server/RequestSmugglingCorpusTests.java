@@ -28,12 +28,14 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 
 /**
- * The whole smuggling corpus, replayed over raw sockets against the gateway in front of a backend that keeps every
- * byte it gets, each request followed on its connection by a last {@code GET} with {@code Connection: close}. The
- * bytes are also read by {@link StrictHttp}, as a careful backend would read them. For each request: every answer
- * is a backend's, another answer below 500, or a 400 with {@code Connection: close} that ends the connection;
- * requests that cannot be read one way get that 400; and the backend gets exactly the requests the strict reading
- * finds before it, each with the same body, and not one more.
+ * The whole smuggling corpus, replayed over raw sockets against the gateway in front of a
+ * backend that keeps every byte it gets, each request followed on its connection by a
+ * last {@code GET} with {@code Connection: close}. The bytes are also read by
+ * {@link StrictHttp}, as a careful backend would read them. For each request: every
+ * answer is a backend's, another answer below 500, or a 400 with
+ * {@code Connection: close} that ends the connection; requests that cannot be read one
+ * way get that 400; and the backend gets exactly the requests the strict reading finds
+ * before it, each with the same body, and not one more.
  */
 @Import(RequestSmugglingCorpusTests.SmuggleRoute.class)
 class RequestSmugglingCorpusTests extends CacheIntegrationTest {
@@ -43,8 +45,9 @@ class RequestSmugglingCorpusTests extends CacheIntegrationTest {
     private static final Pattern CASE = Pattern.compile("^/smuggle/(\\d+)(?:[/?].*)?$");
 
     /**
-     * Chunk lines Netty reads more leniently than RFC 9112 (spaces before the size, junk after it). The gateway
-     * forwards such a body with a Content-Length of its own, so the backend still reads it one way.
+     * Chunk lines Netty reads more leniently than RFC 9112 (spaces before the size, junk
+     * after it). The gateway forwards such a body with a Content-Length of its own, so
+     * the backend still reads it one way.
      */
     private static final Set<String> READ_LENIENTLY = Set.of("chunk size with junk", "chunk size with leading space",
             "last chunk after spaces");
@@ -110,12 +113,15 @@ class RequestSmugglingCorpusTests extends CacheIntegrationTest {
                 return "answers after a refusal";
             }
         }
-        List<String> answeredByBackend = answers.stream().map(answer -> answer.header("X-Seen"))
-                .filter(seen -> seen != null).toList();
+        List<String> answeredByBackend = answers.stream()
+            .map(answer -> answer.header("X-Seen"))
+            .filter(seen -> seen != null)
+            .toList();
         if (!answeredByBackend.equals(got.stream().map(StrictHttp.Request::target).toList())) {
             return "the backend got requests the client got no answer to";
         }
-        // What the backend got is what the strict reading finds, in order, bodies included.
+        // What the backend got is what the strict reading finds, in order, bodies
+        // included.
         int next = 0;
         for (StrictHttp.Request request : got) {
             while (next < reading.requests().size() && !same(reading.requests().get(next), request)) {
@@ -127,7 +133,8 @@ class RequestSmugglingCorpusTests extends CacheIntegrationTest {
             }
             next++;
         }
-        // Junk after a request that could be read ends the connection after its answer, as it does here always;
+        // Junk after a request that could be read ends the connection after its answer,
+        // as it does here always;
         // a request that cannot be read one way itself is answered 400.
         if (reading.requests().isEmpty() && !READ_LENIENTLY.contains(name) && !refusal(answers.get(0))) {
             return "no 400 for a request that cannot be read one way (" + reading.error() + ")";
@@ -160,10 +167,13 @@ class RequestSmugglingCorpusTests extends CacheIntegrationTest {
         @Bean
         RouteLocator smuggleRoute(RouteLocatorBuilder routes, MemcachedCacheGatewayFilterFactory cache) {
             return routes.routes()
-                    .route("smuggle", r -> r.path("/smuggle/**")
+                .route("smuggle",
+                        r -> r.path("/smuggle/**")
                             .filters(f -> f.filter(cache.apply(new MemcachedCacheGatewayFilterFactory.Config())))
                             .uri(recorder.uri()))
-                    .build();
+                .build();
         }
+
     }
+
 }

@@ -9,11 +9,14 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.SpringApplication;
 import org.springframework.core.NestedExceptionUtils;
 
-/** The gateway as it starts: a misspelt setting stops it, with a message that names the setting. */
+/**
+ * The gateway as it starts: a misspelt setting stops it, with a message that names the
+ * setting.
+ */
 class MisspeltSettingsStartupTests {
 
-    private static final String[] ANY_PORTS = {"--server.port=0", "--management.server.port=0",
-        "--memcached.servers=localhost:1"};
+    private static final String[] ANY_PORTS = { "--server.port=0", "--management.server.port=0",
+            "--memcached.servers=localhost:1" };
 
     @Test
     void aMisspeltRouteArgumentStopsStartupNamingItAndItsRoute() {
@@ -23,31 +26,29 @@ class MisspeltSettingsStartupTests {
                 "--spring.cloud.gateway.server.webflux.routes[0].filters[0].name=MemcachedCache",
                 "--spring.cloud.gateway.server.webflux.routes[0].filters[0].args.item-formt=http");
 
-        assertThat(NestedExceptionUtils.getMostSpecificCause(failure))
-                .isInstanceOf(UnknownSettingException.class)
-                .hasMessageContaining("'item-formt'")
-                .hasMessageContaining("route 'cached'");
+        assertThat(NestedExceptionUtils.getMostSpecificCause(failure)).isInstanceOf(UnknownSettingException.class)
+            .hasMessageContaining("'item-formt'")
+            .hasMessageContaining("route 'cached'");
     }
 
     @Test
     void aMisspeltMemcachedPropertyStopsStartupNamingIt() {
         Throwable failure = start("--memcached.cache.key-tempalte=$uri");
 
-        assertThat(NestedExceptionUtils.getMostSpecificCause(failure))
-                .isInstanceOf(UnknownSettingException.class)
-                .hasMessageContaining("'memcached.cache.key-tempalte'");
+        assertThat(NestedExceptionUtils.getMostSpecificCause(failure)).isInstanceOf(UnknownSettingException.class)
+            .hasMessageContaining("'memcached.cache.key-tempalte'");
     }
 
     @Test
     void aMisspeltOverloadPropertyStopsStartupNamingIt() {
         Throwable failure = start("--memcached.overload.max-concurent-requests=100");
 
-        assertThat(NestedExceptionUtils.getMostSpecificCause(failure))
-                .isInstanceOf(UnknownSettingException.class)
-                .hasMessageContaining("'memcached.overload.max-concurent-requests'");
+        assertThat(NestedExceptionUtils.getMostSpecificCause(failure)).isInstanceOf(UnknownSettingException.class)
+            .hasMessageContaining("'memcached.overload.max-concurent-requests'");
     }
 
-    // The check claims only memcached., which the starter owns; gateway.overload was its root once, and an
+    // The check claims only memcached., which the starter owns; gateway.overload was its
+    // root once, and an
     // application may have settings of its own there.
     @Test
     void anApplicationsOwnSettingOutsideMemcachedIsLeftAlone() {
@@ -60,4 +61,5 @@ class MisspeltSettingsStartupTests {
         System.arraycopy(settings, 0, args, ANY_PORTS.length, settings.length);
         return catchThrowable(() -> SpringApplication.run(GatewayApplication.class, args).close());
     }
+
 }

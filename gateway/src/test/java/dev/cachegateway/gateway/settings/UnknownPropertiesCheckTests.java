@@ -33,35 +33,34 @@ class UnknownPropertiesCheckTests {
     @Test
     void refusesAMisspeltPropertyNamingIt() {
         assertThatThrownBy(() -> check.check(environment(Map.of("memcached.operation-timout", "1s"))))
-                .isInstanceOf(UnknownSettingException.class)
-                .hasMessageContaining("'memcached.operation-timout'")
-                .hasMessageContaining("memcached.operation-timeout");
+            .isInstanceOf(UnknownSettingException.class)
+            .hasMessageContaining("'memcached.operation-timout'")
+            .hasMessageContaining("memcached.operation-timeout");
         assertThatThrownBy(() -> check.check(environment(Map.of("memcached.cache.near-cache.tll", "1s"))))
-                .isInstanceOf(UnknownSettingException.class)
-                .hasMessageContaining("'memcached.cache.near-cache.tll'");
+            .isInstanceOf(UnknownSettingException.class)
+            .hasMessageContaining("'memcached.cache.near-cache.tll'");
     }
 
     @Test
     void refusesAMisspeltEnvironmentVariable() {
         StandardEnvironment environment = environment(Map.of());
-        environment.getPropertySources().addLast(new SystemEnvironmentPropertySource(
-                StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
-                Map.of("MEMCACHED_SERVRES", "memcached:11211")));
+        environment.getPropertySources()
+            .addLast(new SystemEnvironmentPropertySource(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
+                    Map.of("MEMCACHED_SERVRES", "memcached:11211")));
 
         assertThatThrownBy(() -> check.check(environment)).isInstanceOf(UnknownSettingException.class)
-                .hasMessageContaining("memcached.servres");
+            .hasMessageContaining("memcached.servres");
     }
 
     @Test
     void takesEnvironmentVariablesOfDashedNamesAndLetsKubernetesServiceLinksThrough() {
         StandardEnvironment environment = environment(Map.of());
-        environment.getPropertySources().addLast(new SystemEnvironmentPropertySource(
-                StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME, Map.of(
-                "MEMCACHED_SERVERS", "memcached:11211", "MEMCACHED_CACHE_STALE_IF_ERROR", "1h",
-                "MEMCACHED_CACHE_NEAR_CACHE_TTL", "1s", "MEMCACHED_SERVERS_1_", "b:11211",
-                "MEMCACHED_PORT", "tcp://10.0.0.1:11211",
-                "MEMCACHED_PORT_11211_TCP_ADDR", "10.0.0.1", "MEMCACHED_SERVICE_HOST", "10.0.0.1",
-                "MEMCACHED_SERVICE_PORT_MEMCACHED", "11211")));
+        environment.getPropertySources()
+            .addLast(new SystemEnvironmentPropertySource(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
+                    Map.of("MEMCACHED_SERVERS", "memcached:11211", "MEMCACHED_CACHE_STALE_IF_ERROR", "1h",
+                            "MEMCACHED_CACHE_NEAR_CACHE_TTL", "1s", "MEMCACHED_SERVERS_1_", "b:11211", "MEMCACHED_PORT",
+                            "tcp://10.0.0.1:11211", "MEMCACHED_PORT_11211_TCP_ADDR", "10.0.0.1",
+                            "MEMCACHED_SERVICE_HOST", "10.0.0.1", "MEMCACHED_SERVICE_PORT_MEMCACHED", "11211")));
 
         assertThatNoException().isThrownBy(() -> check.check(environment));
     }
@@ -72,4 +71,5 @@ class UnknownPropertiesCheckTests {
         environment.getPropertySources().addFirst(new MapPropertySource("test", properties));
         return environment;
     }
+
 }

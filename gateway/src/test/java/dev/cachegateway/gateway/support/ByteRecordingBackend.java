@@ -17,10 +17,11 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
 /**
- * A backend over a plain TCP socket that keeps every byte the gateway sends it and reads them with
- * {@link StrictHttp}: each request it can read is recorded and answered 200 with a cacheable JSON body naming the
- * request's target and the names of its fields (so that a field that reaches it changes the answer), and
- * {@code X-Seen: <target>}. Bytes that are no request are recorded as a violation, and the connection is closed.
+ * A backend over a plain TCP socket that keeps every byte the gateway sends it and reads
+ * them with {@link StrictHttp}: each request it can read is recorded and answered 200
+ * with a cacheable JSON body naming the request's target and the names of its fields (so
+ * that a field that reaches it changes the answer), and {@code X-Seen: <target>}. Bytes
+ * that are no request are recorded as a violation, and the connection is closed.
  */
 public final class ByteRecordingBackend implements AutoCloseable {
 
@@ -39,7 +40,10 @@ public final class ByteRecordingBackend implements AutoCloseable {
         workers.execute(this::accept);
     }
 
-    /** For static fields, where a checked exception cannot be thrown; it stops when the JVM does. */
+    /**
+     * For static fields, where a checked exception cannot be thrown; it stops when the
+     * JVM does.
+     */
     public static ByteRecordingBackend startQuietly() {
         try {
             ByteRecordingBackend backend = new ByteRecordingBackend();
@@ -60,7 +64,10 @@ public final class ByteRecordingBackend implements AutoCloseable {
         return List.copyOf(requests);
     }
 
-    /** The bytes that were no request, each with why, and the connection's bytes up to them. */
+    /**
+     * The bytes that were no request, each with why, and the connection's bytes up to
+     * them.
+     */
     public List<String> violations() {
         return List.copyOf(violations);
     }
@@ -144,4 +151,5 @@ public final class ByteRecordingBackend implements AutoCloseable {
         }
         workers.shutdownNow();
     }
+
 }

@@ -29,13 +29,15 @@ import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.reactive.server.WebTestClient;
 
 /**
- * The gateway on a random port, in front of a real memcached (a container per test class) and a real HTTP backend
- * that counts its calls, with the application's routes and the {@link ExtraRoutes}.
+ * The gateway on a random port, in front of a real memcached (a container per test class)
+ * and a real HTTP backend that counts its calls, with the application's routes and the
+ * {@link ExtraRoutes}.
  */
 @Testcontainers
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
 @AutoConfigureWebTestClient
-@DirtiesContext // each class has its own memcached, so no other class may reuse this context
+@DirtiesContext // each class has its own memcached, so no other class may reuse this
+                // context
 @Import(ExtraRoutes.class)
 public abstract class CacheIntegrationTest {
 
@@ -45,7 +47,10 @@ public abstract class CacheIntegrationTest {
     // One for all the classes that extend this one: it stops with the JVM.
     protected static final RecordingBackend backend = RecordingBackend.startQuietly();
 
-    /** The backend of the {@code /raw/**} route, for answers that no HTTP server would send. */
+    /**
+     * The backend of the {@code /raw/**} route, for answers that no HTTP server would
+     * send.
+     */
     protected static final RawBackend rawBackend = RawBackend.startQuietly();
 
     @DynamicPropertySource
@@ -53,12 +58,16 @@ public abstract class CacheIntegrationTest {
         gatewayProperties(registry, memcached, backend);
     }
 
-    /** The gateway in front of {@code memcached} and {@code backend}, for a test class with a context of its own. */
+    /**
+     * The gateway in front of {@code memcached} and {@code backend}, for a test class
+     * with a context of its own.
+     */
     public static void gatewayProperties(DynamicPropertyRegistry registry, GenericContainer<?> memcached,
             RecordingBackend backend) {
         registry.add("memcached.servers", () -> MemcachedContainer.address(memcached));
         registry.add("comments-service.uri", backend::uri);
-        // Semantics, not speed, are under test: a loaded CI machine must not turn a slow lookup into an ERROR.
+        // Semantics, not speed, are under test: a loaded CI machine must not turn a slow
+        // lookup into an ERROR.
         registry.add("memcached.operation-timeout", () -> "500ms");
     }
 
@@ -86,12 +95,18 @@ public abstract class CacheIntegrationTest {
         raw.close();
     }
 
-    /** Waits for a background store to land; stores reach memcached in order, so earlier ones have landed too. */
+    /**
+     * Waits for a background store to land; stores reach memcached in order, so earlier
+     * ones have landed too.
+     */
     protected MemcachedTextClient.Item awaitStored(String key) {
         return raw.await(key);
     }
 
-    /** A plain JDK client, for what WebTestClient would change: it decompresses gzip and drops the header. */
+    /**
+     * A plain JDK client, for what WebTestClient would change: it decompresses gzip and
+     * drops the header.
+     */
     protected HttpResponse<byte[]> plainGet(String path, String... headers) throws Exception {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://localhost:" + port + path));
         if (headers.length > 0) {
@@ -111,4 +126,5 @@ public abstract class CacheIntegrationTest {
         }
         return compressed.toByteArray();
     }
+
 }

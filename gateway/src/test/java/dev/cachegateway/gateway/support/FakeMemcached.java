@@ -15,11 +15,12 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A memcached that reports whatever version it is told to and speaks just enough of the text protocol for a client
- * to get, set and delete: {@code version}, {@code get} (one key or many, as spymemcached merges them), {@code set}
- * and {@code delete}. Anything else, meta commands included, gets {@code ERROR}, as a memcached older than them
- * answers. It records the commands it was sent and the connections it accepted. Told to, it leaves gets unanswered,
- * as a memcached that hangs does.
+ * A memcached that reports whatever version it is told to and speaks just enough of the
+ * text protocol for a client to get, set and delete: {@code version}, {@code get} (one
+ * key or many, as spymemcached merges them), {@code set} and {@code delete}. Anything
+ * else, meta commands included, gets {@code ERROR}, as a memcached older than them
+ * answers. It records the commands it was sent and the connections it accepted. Told to,
+ * it leaves gets unanswered, as a memcached that hangs does.
  */
 public final class FakeMemcached implements AutoCloseable {
 
@@ -104,7 +105,8 @@ public final class FakeMemcached implements AutoCloseable {
     }
 
     private void serve(Socket connection) {
-        try (connection; InputStream in = connection.getInputStream();
+        try (connection;
+                InputStream in = connection.getInputStream();
                 OutputStream out = connection.getOutputStream()) {
             for (String line = readLine(in); line != null; line = readLine(in)) {
                 String[] words = line.split(" ");
@@ -134,10 +136,15 @@ public final class FakeMemcached implements AutoCloseable {
                 for (int i = 1; i < words.length; i++) {
                     Item item = items.get(words[i]);
                     if (item != null) {
-                        found.append("VALUE ").append(words[i]).append(' ')
-                                .append(Integer.toUnsignedString(item.flags())).append(' ')
-                                .append(item.value().length).append("\r\n")
-                                .append(new String(item.value(), StandardCharsets.ISO_8859_1)).append("\r\n");
+                        found.append("VALUE ")
+                            .append(words[i])
+                            .append(' ')
+                            .append(Integer.toUnsignedString(item.flags()))
+                            .append(' ')
+                            .append(item.value().length)
+                            .append("\r\n")
+                            .append(new String(item.value(), StandardCharsets.ISO_8859_1))
+                            .append("\r\n");
                     }
                 }
                 return found.append("END\r\n").toString();
@@ -170,4 +177,5 @@ public final class FakeMemcached implements AutoCloseable {
         server.close();
         dropConnections();
     }
+
 }

@@ -7,9 +7,10 @@ import org.testcontainers.containers.GenericContainer;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
- * Two gateways on one memcached in front of one recording backend, started once for every test class that needs
- * replicas and nothing else, since starting them is most of what such a class costs. Classes run one after another
- * in the test JVM, and each test starts from an empty cache and backend ({@link #reset()}).
+ * Two gateways on one memcached in front of one recording backend, started once for every
+ * test class that needs replicas and nothing else, since starting them is most of what
+ * such a class costs. Classes run one after another in the test JVM, and each test starts
+ * from an empty cache and backend ({@link #reset()}).
  */
 public final class GatewayPair {
 
@@ -69,11 +70,13 @@ public final class GatewayPair {
         return "--memcached.cache.lock-timeout=" + LOCK_TIMEOUT.toMillis() + "ms";
     }
 
-    // The test JVM's end; with no reaper container on this machine, memcached would outlive it otherwise.
+    // The test JVM's end; with no reaper container on this machine, memcached would
+    // outlive it otherwise.
     private void stop() {
         first.close();
         second.close();
         backend.close();
         memcached.stop();
     }
+
 }

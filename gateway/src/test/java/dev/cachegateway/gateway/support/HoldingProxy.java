@@ -12,9 +12,9 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A TCP proxy that can hold what clients send on its way to the server, as a network that delays one connection
- * does: a command sent while it holds reaches the server once it lets go, with nothing lost. The way back is never
- * held.
+ * A TCP proxy that can hold what clients send on its way to the server, as a network that
+ * delays one connection does: a command sent while it holds reaches the server once it
+ * lets go, with nothing lost. The way back is never held.
  */
 public final class HoldingProxy implements AutoCloseable {
 
@@ -107,4 +107,5 @@ public final class HoldingProxy implements AutoCloseable {
             socket.close();
         }
     }
+
 }

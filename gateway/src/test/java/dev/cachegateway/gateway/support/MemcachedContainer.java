@@ -6,7 +6,8 @@ import java.io.UncheckedIOException;
 import org.testcontainers.containers.GenericContainer;
 
 /**
- * The memcached every test runs against: the image the compose file uses, on its default port.
+ * The memcached every test runs against: the image the compose file uses, on its default
+ * port.
  */
 public final class MemcachedContainer {
 
@@ -15,7 +16,10 @@ public final class MemcachedContainer {
     private MemcachedContainer() {
     }
 
-    /** A new, not yet started memcached; a test's {@code @Container} field starts and stops it. */
+    /**
+     * A new, not yet started memcached; a test's {@code @Container} field starts and
+     * stops it.
+     */
     public static GenericContainer<?> create() {
         return new GenericContainer<>("memcached:1.6").withExposedPorts(PORT);
     }
@@ -34,4 +38,5 @@ public final class MemcachedContainer {
             throw new UncheckedIOException(ex);
         }
     }
+
 }

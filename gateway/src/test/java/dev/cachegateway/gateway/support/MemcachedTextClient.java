@@ -17,8 +17,9 @@ import java.util.Objects;
 import org.awaitility.Awaitility;
 
 /**
- * memcached's text protocol over a plain socket, byte for byte as {@code printf 'set ...' | nc} would speak it:
- * the other client that the gateway must interoperate with, and a witness that no test trusts spymemcached for.
+ * memcached's text protocol over a plain socket, byte for byte as
+ * {@code printf 'set ...' | nc} would speak it: the other client that the gateway must
+ * interoperate with, and a witness that no test trusts spymemcached for.
  */
 public final class MemcachedTextClient implements AutoCloseable {
 
@@ -40,8 +41,8 @@ public final class MemcachedTextClient implements AutoCloseable {
     }
 
     public void set(String key, int flags, int ttlSeconds, byte[] value) throws IOException {
-        send(("set " + key + " " + flags + " " + ttlSeconds + " " + value.length + "\r\n").getBytes(StandardCharsets.UTF_8),
-                value, "\r\n".getBytes(StandardCharsets.US_ASCII));
+        send(("set " + key + " " + flags + " " + ttlSeconds + " " + value.length + "\r\n")
+            .getBytes(StandardCharsets.UTF_8), value, "\r\n".getBytes(StandardCharsets.US_ASCII));
         expectLine("STORED");
     }
 
@@ -70,17 +71,24 @@ public final class MemcachedTextClient implements AutoCloseable {
 
     /** Waits up to 5 s for an item that is stored in the background, and returns it. */
     public Item await(String key) {
-        return Awaitility.await(key + " stored").atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(20))
-                .until(() -> get(key), Objects::nonNull);
+        return Awaitility.await(key + " stored")
+            .atMost(Duration.ofSeconds(5))
+            .pollInterval(Duration.ofMillis(20))
+            .until(() -> get(key), Objects::nonNull);
     }
 
     /** Waits up to 5 s for an item that is deleted in the background to be gone. */
     public void awaitAbsent(String key) {
-        Awaitility.await(key + " gone").atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(20))
-                .until(() -> get(key) == null);
+        Awaitility.await(key + " gone")
+            .atMost(Duration.ofSeconds(5))
+            .pollInterval(Duration.ofMillis(20))
+            .until(() -> get(key) == null);
     }
 
-    /** The seconds {@code key} has left to live (-1: never expires), or null if it is not there. */
+    /**
+     * The seconds {@code key} has left to live (-1: never expires), or null if it is not
+     * there.
+     */
     public Long ttl(String key) throws IOException {
         send(("mg " + key + " t\r\n").getBytes(StandardCharsets.UTF_8));
         String answer = readLine();
@@ -112,7 +120,8 @@ public final class MemcachedTextClient implements AutoCloseable {
     /** The keys memcached holds now, as its LRU crawler lists them. */
     public List<String> keys() throws IOException {
         send("lru_crawler metadump all\r\n".getBytes(StandardCharsets.US_ASCII));
-        // One line per key ends with a bare LF; only the final END has CR LF, so one read takes the whole dump.
+        // One line per key ends with a bare LF; only the final END has CR LF, so one read
+        // takes the whole dump.
         String[] lines = readLine().split("\n");
         if (!lines[lines.length - 1].equals("END")) {
             throw new IOException("Unexpected end of a metadump: " + lines[lines.length - 1]);
@@ -129,7 +138,9 @@ public final class MemcachedTextClient implements AutoCloseable {
         return keys;
     }
 
-    /** Deletes {@code key}, as memcached's eviction would lose it; true if it was there. */
+    /**
+     * Deletes {@code key}, as memcached's eviction would lose it; true if it was there.
+     */
     public boolean delete(String key) throws IOException {
         send(("delete " + key + "\r\n").getBytes(StandardCharsets.UTF_8));
         return readLine().equals("DELETED");
@@ -172,4 +183,5 @@ public final class MemcachedTextClient implements AutoCloseable {
     public void close() throws IOException {
         socket.close();
     }
+
 }

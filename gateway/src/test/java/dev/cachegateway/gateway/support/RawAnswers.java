@@ -14,8 +14,9 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Sends bytes over a plain socket and reads every answer until the server closes the connection (at most 10 s),
- * for requests no HTTP client would send and for the answers that follow them on one connection.
+ * Sends bytes over a plain socket and reads every answer until the server closes the
+ * connection (at most 10 s), for requests no HTTP client would send and for the answers
+ * that follow them on one connection.
  */
 public final class RawAnswers {
 
@@ -39,12 +40,18 @@ public final class RawAnswers {
     private RawAnswers() {
     }
 
-    /** Every answer to {@code bytes}, in order; the server must close the connection within 10 s. */
+    /**
+     * Every answer to {@code bytes}, in order; the server must close the connection
+     * within 10 s.
+     */
     public static List<Answer> exchange(int port, byte[] bytes) throws IOException {
         return exchange(port, bytes, InetAddress.getLoopbackAddress());
     }
 
-    /** As {@link #exchange(int, byte[])}, from a local address of the caller's choice, such as 127.0.0.2. */
+    /**
+     * As {@link #exchange(int, byte[])}, from a local address of the caller's choice,
+     * such as 127.0.0.2.
+     */
     public static List<Answer> exchange(int port, byte[] bytes, InetAddress from) throws IOException {
         ByteArrayOutputStream received = new ByteArrayOutputStream();
         try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), port, from, 0)) {
@@ -62,8 +69,8 @@ public final class RawAnswers {
             }
         }
         catch (SocketTimeoutException ex) {
-            throw new IOException("No end of the answers within 10 s, after: "
-                    + received.toString(StandardCharsets.ISO_8859_1), ex);
+            throw new IOException(
+                    "No end of the answers within 10 s, after: " + received.toString(StandardCharsets.ISO_8859_1), ex);
         }
         catch (IOException ex) {
             // A reset after a refused request ends the answers as a close does.
@@ -91,8 +98,9 @@ public final class RawAnswers {
             String length = headers.get("content-length");
             int end = status < 200 ? at : length != null ? at + Integer.parseInt(length) : text.length();
             if ("chunked".equalsIgnoreCase(headers.get("transfer-encoding"))) {
-                StrictHttp.Reading body = StrictHttp.read(("POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n"
-                        + text.substring(at)).getBytes(StandardCharsets.ISO_8859_1));
+                StrictHttp.Reading body = StrictHttp
+                    .read(("POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n" + text.substring(at))
+                        .getBytes(StandardCharsets.ISO_8859_1));
                 answers.add(new Answer(status, headers, body.requests().get(0).bodyText()));
                 at += body.consumed() - 47;
                 continue;
@@ -102,4 +110,5 @@ public final class RawAnswers {
         }
         return answers;
     }
+
 }

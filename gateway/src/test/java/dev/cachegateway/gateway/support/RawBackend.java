@@ -20,16 +20,19 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.awaitility.Awaitility;
 
 /**
- * A backend over a plain TCP socket that writes exactly the bytes it is told to, for answers no HTTP server would
- * send: interim 1xx answers, a body longer than its Content-Length, a connection closed as it is reused. Each path
- * has a script that gets the request's number for its path and on its connection (1 for the first) and says what to
- * write and whether to close the connection afterwards. It reads request heads only; request bodies are not expected.
+ * A backend over a plain TCP socket that writes exactly the bytes it is told to, for
+ * answers no HTTP server would send: interim 1xx answers, a body longer than its
+ * Content-Length, a connection closed as it is reused. Each path has a script that gets
+ * the request's number for its path and on its connection (1 for the first) and says what
+ * to write and whether to close the connection afterwards. It reads request heads only;
+ * request bodies are not expected.
  */
 public final class RawBackend implements AutoCloseable {
 
     /**
-     * What to do with one request: write {@code bytes}, then close the connection or keep it for the next one; a
-     * connection closed with {@code abort} ends with a TCP reset, as a server that crashed or dropped it does.
+     * What to do with one request: write {@code bytes}, then close the connection or keep
+     * it for the next one; a connection closed with {@code abort} ends with a TCP reset,
+     * as a server that crashed or dropped it does.
      */
     public record Answer(byte[] bytes, boolean close, boolean abort) {
 
@@ -57,6 +60,7 @@ public final class RawBackend implements AutoCloseable {
     public interface Script {
 
         Answer answer(int requestOnPath, int requestOnConnection);
+
     }
 
     private final ServerSocket server;
@@ -76,7 +80,10 @@ public final class RawBackend implements AutoCloseable {
         workers.execute(this::accept);
     }
 
-    /** For static fields, where a checked exception cannot be thrown; it stops when the JVM does. */
+    /**
+     * For static fields, where a checked exception cannot be thrown; it stops when the
+     * JVM does.
+     */
     public static RawBackend startQuietly() {
         try {
             RawBackend backend = new RawBackend();
@@ -108,8 +115,9 @@ public final class RawBackend implements AutoCloseable {
     }
 
     /**
-     * Ends every open connection, as a backend that restarts would, and waits (up to 5 s) until the gateway has
-     * closed its side too, so that the next request opens a new one.
+     * Ends every open connection, as a backend that restarts would, and waits (up to 5 s)
+     * until the gateway has closed its side too, so that the next request opens a new
+     * one.
      */
     public void closeConnections() {
         for (Socket socket : open) {
@@ -120,8 +128,10 @@ public final class RawBackend implements AutoCloseable {
                 // Already closing.
             }
         }
-        Awaitility.await("the gateway closing its side of the backend connections").atMost(Duration.ofSeconds(5))
-                .pollInterval(Duration.ofMillis(50)).until(open::isEmpty);
+        Awaitility.await("the gateway closing its side of the backend connections")
+            .atMost(Duration.ofSeconds(5))
+            .pollInterval(Duration.ofMillis(50))
+            .until(open::isEmpty);
     }
 
     private void accept() {
@@ -141,20 +151,21 @@ public final class RawBackend implements AutoCloseable {
         open.add(socket);
         try (socket) {
             InputStream in = socket.getInputStream();
-            for (int number = 1; ; number++) {
+            for (int number = 1;; number++) {
                 String head = readHead(in);
                 if (head == null) {
                     return;
                 }
                 String path = head.split(" ", 3)[1];
                 int onPath = requests.computeIfAbsent(path, any -> new AtomicInteger()).incrementAndGet();
-                Script script = scripts.getOrDefault(path, (n, m) -> Answer.of("HTTP/1.1 404 Not Found\r\n"
-                        + "Content-Length: 0\r\n\r\n"));
+                Script script = scripts.getOrDefault(path,
+                        (n, m) -> Answer.of("HTTP/1.1 404 Not Found\r\n" + "Content-Length: 0\r\n\r\n"));
                 Answer answer = script.answer(onPath, number);
                 socket.getOutputStream().write(answer.bytes());
                 socket.getOutputStream().flush();
                 if (answer.close()) {
-                    // A linger of zero makes close send a reset rather than an orderly end.
+                    // A linger of zero makes close send a reset rather than an orderly
+                    // end.
                     socket.setSoLinger(answer.abort(), 0);
                     return;
                 }
@@ -194,4 +205,5 @@ public final class RawBackend implements AutoCloseable {
         }
         workers.shutdownNow();
     }
+
 }

@@ -8,15 +8,18 @@ import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 
 /**
- * HTTP/1.1 over a plain socket, for requests that no HTTP client would send: raw control bytes, broken request
- * lines, oversized headers.
+ * HTTP/1.1 over a plain socket, for requests that no HTTP client would send: raw control
+ * bytes, broken request lines, oversized headers.
  */
 public final class RawHttp {
 
     private RawHttp() {
     }
 
-    /** The status line of the answer to {@code request}, or "" if the server closed without answering. */
+    /**
+     * The status line of the answer to {@code request}, or "" if the server closed
+     * without answering.
+     */
     public static String statusLine(int port, byte[] request) throws IOException {
         try (Socket socket = new Socket("localhost", port)) {
             socket.setSoTimeout(10_000);
@@ -26,7 +29,10 @@ public final class RawHttp {
         }
     }
 
-    /** One answer read off a connection: the head up to the blank line, then Content-Length bytes of body. */
+    /**
+     * One answer read off a connection: the head up to the blank line, then
+     * Content-Length bytes of body.
+     */
     public static String readAnswer(InputStream in) throws IOException {
         ByteArrayOutputStream head = new ByteArrayOutputStream();
         while (!head.toString(StandardCharsets.ISO_8859_1).endsWith("\r\n\r\n")) {
@@ -37,8 +43,11 @@ public final class RawHttp {
             head.write(b);
         }
         String text = head.toString(StandardCharsets.ISO_8859_1);
-        int length = text.lines().filter(line -> line.toLowerCase().startsWith("content-length:"))
-                .mapToInt(line -> Integer.parseInt(line.substring(15).trim())).findFirst().orElse(0);
+        int length = text.lines()
+            .filter(line -> line.toLowerCase().startsWith("content-length:"))
+            .mapToInt(line -> Integer.parseInt(line.substring(15).trim()))
+            .findFirst()
+            .orElse(0);
         return text + new String(in.readNBytes(length), StandardCharsets.ISO_8859_1);
     }
 
@@ -66,4 +75,5 @@ public final class RawHttp {
         }
         return line.toString(StandardCharsets.ISO_8859_1).trim();
     }
+
 }

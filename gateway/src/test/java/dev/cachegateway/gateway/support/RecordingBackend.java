@@ -19,14 +19,16 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 
 /**
- * A real HTTP backend for the gateway under test. It counts the requests it gets per path and answers each path
- * as told: any status, any headers, any body, after any delay. Unless told otherwise it answers like
- * comments-service: 200, JSON, {@code Cache-Control: public, max-age=60}.
+ * A real HTTP backend for the gateway under test. It counts the requests it gets per path
+ * and answers each path as told: any status, any headers, any body, after any delay.
+ * Unless told otherwise it answers like comments-service: 200, JSON,
+ * {@code Cache-Control: public, max-age=60}.
  */
 public final class RecordingBackend implements AutoCloseable {
 
     static {
-        // The JDK server hangs up on more than 200 request headers; a real backend answers, so this one does too.
+        // The JDK server hangs up on more than 200 request headers; a real backend
+        // answers, so this one does too.
         System.setProperty("sun.net.httpserver.maxReqHeaders", "2000");
     }
 
@@ -44,8 +46,9 @@ public final class RecordingBackend implements AutoCloseable {
     public record Reply(int status, Map<String, List<String>> headers, byte[] body, Duration delay) {
 
         public static Reply json(String body, String cacheControl) {
-            return new Reply(200, Map.of("Content-Type", List.of("application/json"), "Cache-Control",
-                    List.of(cacheControl)), body.getBytes(StandardCharsets.UTF_8), Duration.ZERO);
+            return new Reply(200,
+                    Map.of("Content-Type", List.of("application/json"), "Cache-Control", List.of(cacheControl)),
+                    body.getBytes(StandardCharsets.UTF_8), Duration.ZERO);
         }
 
         public Reply withHeader(String name, String value) {
@@ -74,7 +77,10 @@ public final class RecordingBackend implements AutoCloseable {
         server.start();
     }
 
-    /** For static fields, where a checked exception cannot be thrown; it stops when the JVM does. */
+    /**
+     * For static fields, where a checked exception cannot be thrown; it stops when the
+     * JVM does.
+     */
     public static RecordingBackend startQuietly() {
         try {
             RecordingBackend backend = new RecordingBackend();
@@ -108,8 +114,12 @@ public final class RecordingBackend implements AutoCloseable {
     /** A header of the last request that reached {@code path}, or null. */
     public String lastRequestHeader(String path, String name) {
         Map<String, List<String>> headers = lastHeaders.getOrDefault(path, Map.of());
-        return headers.entrySet().stream().filter(header -> header.getKey().equalsIgnoreCase(name))
-                .map(header -> String.join(", ", header.getValue())).findFirst().orElse(null);
+        return headers.entrySet()
+            .stream()
+            .filter(header -> header.getKey().equalsIgnoreCase(name))
+            .map(header -> String.join(", ", header.getValue()))
+            .findFirst()
+            .orElse(null);
     }
 
     public int totalCalls() {
@@ -154,4 +164,5 @@ public final class RecordingBackend implements AutoCloseable {
         server.stop(0);
         workers.shutdownNow();
     }
+
 }

@@ -8,8 +8,9 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /**
- * The request smuggling corpus, {@code smuggling/corpus.txt}, written by {@code e2e/smuggling_corpus.py}: each
- * request with its name, its target still the placeholder {@code __PATH__}.
+ * The request smuggling corpus, {@code smuggling/corpus.txt}, written by
+ * {@code e2e/smuggling_corpus.py}: each request with its name, its target still the
+ * placeholder {@code __PATH__}.
  */
 public final class SmugglingCorpus {
 
@@ -31,10 +32,10 @@ public final class SmugglingCorpus {
                 throw new IllegalStateException("smuggling/corpus.txt is not on the class path");
             }
             return new String(in.readAllBytes(), StandardCharsets.ISO_8859_1).lines()
-                    .filter(line -> !line.startsWith("#") && !line.isBlank())
-                    .map(line -> new Case(line.substring(0, line.indexOf('\t')),
-                            unescape(line.substring(line.indexOf('\t') + 1))))
-                    .toList();
+                .filter(line -> !line.startsWith("#") && !line.isBlank())
+                .map(line -> new Case(line.substring(0, line.indexOf('\t')),
+                        unescape(line.substring(line.indexOf('\t') + 1))))
+                .toList();
         }
         catch (IOException ex) {
             throw new UncheckedIOException(ex);
@@ -64,4 +65,5 @@ public final class SmugglingCorpus {
         }
         return out.toString(StandardCharsets.ISO_8859_1);
     }
+
 }

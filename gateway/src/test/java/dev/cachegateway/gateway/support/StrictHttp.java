@@ -10,26 +10,35 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * A strict reading of HTTP/1.1 requests by RFC 9112, as a careful backend would read them: every line ends in CRLF,
- * field names are tokens, a request is framed by exactly one Content-Length of digits or a Transfer-Encoding of
- * exactly chunked (never both), chunk lines are a hex size and extensions. Where RFC 9112 lets a recipient replace
- * obs-fold with spaces, this does so, except in framing fields; leading empty lines are skipped.
+ * A strict reading of HTTP/1.1 requests by RFC 9112, as a careful backend would read
+ * them: every line ends in CRLF, field names are tokens, a request is framed by exactly
+ * one Content-Length of digits or a Transfer-Encoding of exactly chunked (never both),
+ * chunk lines are a hex size and extensions. Where RFC 9112 lets a recipient replace
+ * obs-fold with spaces, this does so, except in framing fields; leading empty lines are
+ * skipped.
  */
 public final class StrictHttp {
 
-    private static final Pattern REQUEST_LINE = Pattern.compile(
-            "([!#$%&'*+\\-.^_`|~0-9A-Za-z]+) +([^\\x00-\\x20\\x7f]+) +(?i:HTTP)/1\\.([0-9])");
+    private static final Pattern REQUEST_LINE = Pattern
+        .compile("([!#$%&'*+\\-.^_`|~0-9A-Za-z]+) +([^\\x00-\\x20\\x7f]+) +(?i:HTTP)/1\\.([0-9])");
 
     private static final Pattern NAME = Pattern.compile("[!#$%&'*+\\-.^_`|~0-9A-Za-z]+");
 
-    private static final Pattern CHUNK_LINE = Pattern.compile("([0-9A-Fa-f]+)([ \\t]*;[^\\x00-\\x08\\x0a-\\x1f\\x7f]*)?");
+    private static final Pattern CHUNK_LINE = Pattern
+        .compile("([0-9A-Fa-f]+)([ \\t]*;[^\\x00-\\x08\\x0a-\\x1f\\x7f]*)?");
 
-    /** One request: its method, target, fields (names in lower case), and body without its framing. */
+    /**
+     * One request: its method, target, fields (names in lower case), and body without its
+     * framing.
+     */
     public record Request(String method, String target, List<Map.Entry<String, String>> fields, byte[] body) {
 
         public String field(String name) {
-            return fields.stream().filter(f -> f.getKey().equals(name)).map(Map.Entry::getValue).findFirst()
-                    .orElse(null);
+            return fields.stream()
+                .filter(f -> f.getKey().equals(name))
+                .map(Map.Entry::getValue)
+                .findFirst()
+                .orElse(null);
         }
 
         public String bodyText() {
@@ -41,7 +50,8 @@ public final class StrictHttp {
      * The requests read from the start of some bytes, and how reading ended.
      *
      * @param consumed how many bytes the requests took
-     * @param error why the bytes after them are no request, or null if they are only incomplete (or none)
+     * @param error why the bytes after them are no request, or null if they are only
+     * incomplete (or none)
      */
     public record Reading(List<Request> requests, int consumed, String error) {
     }
@@ -183,5 +193,7 @@ public final class StrictHttp {
         Incomplete() {
             super(null, null, false, false);
         }
+
     }
+
 }

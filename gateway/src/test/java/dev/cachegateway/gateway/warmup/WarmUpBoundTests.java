@@ -10,8 +10,8 @@ import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A gateway whose start-up has used up the time it has to say ready in: it skips the warm-up, so readiness is not
- * put off further.
+ * A gateway whose start-up has used up the time it has to say ready in: it skips the
+ * warm-up, so readiness is not put off further.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
         properties = { "memcached.warm-up.duration=5s", "memcached.warm-up.ready-within=1ms" })
@@ -24,4 +24,5 @@ class WarmUpBoundTests extends WarmUpIntegrationTest {
             assertThat(raw.keys()).noneMatch(key -> key.startsWith(WarmUpRoutes.KEY_PREFIX));
         }
     }
+
 }

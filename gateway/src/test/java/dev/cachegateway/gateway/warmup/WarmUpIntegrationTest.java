@@ -24,12 +24,14 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 /**
- * A gateway that starts with a warm-up, in front of a real memcached (a container per test class) and a real
- * backend. Not a {@link CacheIntegrationTest}: that one empties memcached before each test, and what the warm-up
- * left there is under test. Each class says how its gateway warms up in its {@code @SpringBootTest}.
+ * A gateway that starts with a warm-up, in front of a real memcached (a container per
+ * test class) and a real backend. Not a {@link CacheIntegrationTest}: that one empties
+ * memcached before each test, and what the warm-up left there is under test. Each class
+ * says how its gateway warms up in its {@code @SpringBootTest}.
  */
 @Testcontainers
-@DirtiesContext // each class has its own memcached, so no other class may reuse this context
+@DirtiesContext // each class has its own memcached, so no other class may reuse this
+                // context
 @Import(WarmUpIntegrationTest.ReadinessWatch.class)
 abstract class WarmUpIntegrationTest {
 
@@ -46,7 +48,9 @@ abstract class WarmUpIntegrationTest {
     @Autowired
     ReadinessWatch readiness;
 
-    /** The lookups counted by result at the moment readiness turns to ACCEPTING_TRAFFIC. */
+    /**
+     * The lookups counted by result at the moment readiness turns to ACCEPTING_TRAFFIC.
+     */
     @TestConfiguration(proxyBeanMethods = false)
     static class ReadinessWatch implements ApplicationListener<AvailabilityChangeEvent<ReadinessState>> {
 
@@ -66,5 +70,7 @@ abstract class WarmUpIntegrationTest {
                 }
             }
         }
+
     }
+
 }

@@ -35,4 +35,5 @@ class WarmUpPropertiesTests {
         assertThat(warmUp("PT8S", "PT9S").lengthAfter(Duration.ofSeconds(9))).isZero();
         assertThat(warmUp("PT8S", "PT9S").lengthAfter(Duration.ofSeconds(12))).isZero();
     }
+
 }

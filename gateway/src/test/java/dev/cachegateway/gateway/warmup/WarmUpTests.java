@@ -15,9 +15,9 @@ import org.springframework.test.web.reactive.server.WebTestClient;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A gateway that warms up for a second before it says ready, in front of a real memcached and a real backend: the
- * warm-up goes through the cache before readiness, reaches no real backend, writes only under its reserved prefix,
- * and leaves no route behind.
+ * A gateway that warms up for a second before it says ready, in front of a real memcached
+ * and a real backend: the warm-up goes through the cache before readiness, reaches no
+ * real backend, writes only under its reserved prefix, and leaves no route behind.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = "memcached.warm-up.duration=1s")
 @AutoConfigureWebTestClient
@@ -41,18 +41,23 @@ class WarmUpTests extends WarmUpIntegrationTest {
         assertThat(backend.totalCalls()).isZero();
         try (MemcachedTextClient raw = MemcachedContainer.textClient(memcached)) {
             assertThat(raw.keys()).contains(WarmUpRoutes.KEY_PREFIX + WarmUpRoutes.HIT)
-                    .allMatch(key -> key.startsWith(WarmUpRoutes.KEY_PREFIX));
-            // Besides the hit route's item, the misses stored items (and locks) of their own.
+                .allMatch(key -> key.startsWith(WarmUpRoutes.KEY_PREFIX));
+            // Besides the hit route's item, the misses stored items (and locks) of their
+            // own.
             assertThat(raw.stat("total_items")).isGreaterThan(2);
         }
     }
 
     @Test
     void leavesNoRouteBehind() {
-        assertThat(routes.getRoutes().map(Route::getId).collectList().block())
-                .isNotEmpty()
-                .noneMatch(id -> id.startsWith(WarmUpRoutes.ID_PREFIX));
-        client.get().uri(WarmUpRoutes.PATHS.get(0)).header(WarmUpRoutes.TOKEN_HEADER, "any").exchange()
-                .expectStatus().isNotFound();
+        assertThat(routes.getRoutes().map(Route::getId).collectList().block()).isNotEmpty()
+            .noneMatch(id -> id.startsWith(WarmUpRoutes.ID_PREFIX));
+        client.get()
+            .uri(WarmUpRoutes.PATHS.get(0))
+            .header(WarmUpRoutes.TOKEN_HEADER, "any")
+            .exchange()
+            .expectStatus()
+            .isNotFound();
     }
+
 }

@@ -10,9 +10,10 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * What the gateway does to requests on their way to a backend: the unkeyed headers kept from a cached route's
- * backend, always; and, unless {@code memcached.backend.hardening} is false, the backend client's hardening and the
- * filters that turn its failures into the answers nginx would give.
+ * What the gateway does to requests on their way to a backend: the unkeyed headers kept
+ * from a cached route's backend, always; and, unless {@code memcached.backend.hardening}
+ * is false, the backend client's hardening and the filters that turn its failures into
+ * the answers nginx would give.
  */
 @Configuration(proxyBeanMethods = false)
 public class BackendConfiguration {
@@ -52,5 +53,7 @@ public class BackendConfiguration {
         UnreachableBackendFilter unreachableBackendFilter() {
             return new UnreachableBackendFilter();
         }
+
     }
+
 }

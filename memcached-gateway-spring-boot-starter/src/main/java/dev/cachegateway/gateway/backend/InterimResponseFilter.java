@@ -9,10 +9,12 @@ import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.ReferenceCountUtil;
 
 /**
- * Drops the interim answers a backend may send before its final one ({@code 102 Processing}, {@code 103 Early
- * Hints}), as RFC 9110 (15.2) lets a client do. Netty decodes each as an answer of its own, but Reactor Netty skips
- * only {@code 100 Continue} and takes any other 1xx for the final answer; the client would get a 1xx and then wait
- * for an answer that never comes. {@code 101 Switching Protocols} is final and goes on.
+ * Drops the interim answers a backend may send before its final one
+ * ({@code 102 Processing}, {@code 103 Early
+ * Hints}), as RFC 9110 (15.2) lets a client do. Netty decodes each as an answer of its
+ * own, but Reactor Netty skips only {@code 100 Continue} and takes any other 1xx for the
+ * final answer; the client would get a 1xx and then wait for an answer that never comes.
+ * {@code 101 Switching Protocols} is final and goes on.
  */
 final class InterimResponseFilter extends ChannelInboundHandlerAdapter {
 
@@ -40,4 +42,5 @@ final class InterimResponseFilter extends ChannelInboundHandlerAdapter {
         return status.codeClass() == HttpStatusClass.INFORMATIONAL
                 && status.code() != HttpResponseStatus.SWITCHING_PROTOCOLS.code();
     }
+
 }

@@ -12,16 +12,19 @@ import io.netty.util.ReferenceCountUtil;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Closes a backend connection whose answer did not end where its framing said, as nginx does, so that the surplus
- * can never be read as the answer to the next request sent over it. Bytes past an answer's end, such as a body
- * longer than its {@code Content-Length} or a second answer to one request, are decoded into messages that arrive
- * after the answer's last part; so do bytes that arrive while no request is waiting for an answer.
+ * Closes a backend connection whose answer did not end where its framing said, as nginx
+ * does, so that the surplus can never be read as the answer to the next request sent over
+ * it. Bytes past an answer's end, such as a body longer than its {@code Content-Length}
+ * or a second answer to one request, are decoded into messages that arrive after the
+ * answer's last part; so do bytes that arrive while no request is waiting for an answer.
  *
- * <p>The last part of an answer is held back until the end of the read it came in, so that anything decoded after
- * it in the same read is seen before the connection goes back to the pool. Bytes that do not make a message (junk
- * without a line end) stay in the decoder; {@link RawBytes}, in front of the decoder, sees them left over. What
- * still slips through (junk after a head split over two reads) makes the next answer fail to decode: see
- * {@link ReusedConnectionRetryFilter}.
+ * <p>
+ * The last part of an answer is held back until the end of the read it came in, so that
+ * anything decoded after it in the same read is seen before the connection goes back to
+ * the pool. Bytes that do not make a message (junk without a line end) stay in the
+ * decoder; {@link RawBytes}, in front of the decoder, sees them left over. What still
+ * slips through (junk after a head split over two reads) makes the next answer fail to
+ * decode: see {@link ReusedConnectionRetryFilter}.
  */
 final class ResponseFramingGuard extends ChannelDuplexHandler {
 
@@ -33,7 +36,10 @@ final class ResponseFramingGuard extends ChannelDuplexHandler {
 
     private boolean surplus;
 
-    /** The handler that goes in front of the decoder, to see the raw bytes this guard's answers are made of. */
+    /**
+     * The handler that goes in front of the decoder, to see the raw bytes this guard's
+     * answers are made of.
+     */
     ChannelInboundHandlerAdapter rawBytes() {
         return new RawBytes();
     }
@@ -53,7 +59,8 @@ final class ResponseFramingGuard extends ChannelDuplexHandler {
             return;
         }
         if (!awaitingAnswer || heldEnd != null) {
-            // Closed first, so that the held end completes an answer on a connection that is no longer reusable.
+            // Closed first, so that the held end completes an answer on a connection that
+            // is no longer reusable.
             ReferenceCountUtil.release(msg);
             ctx.close();
             releaseHeldEnd(ctx);
@@ -99,9 +106,10 @@ final class ResponseFramingGuard extends ChannelDuplexHandler {
     }
 
     /**
-     * Sees each read's bytes go into the decoder. Bytes while no answer is awaited are surplus at once. When an
-     * answer ended in a read and the decoder left some of its bytes unread, they are surplus too: the decoder works
-     * on the read's own buffer when it holds nothing from before, so the bytes it did not take are still readable.
+     * Sees each read's bytes go into the decoder. Bytes while no answer is awaited are
+     * surplus at once. When an answer ended in a read and the decoder left some of its
+     * bytes unread, they are surplus too: the decoder works on the read's own buffer when
+     * it holds nothing from before, so the bytes it did not take are still readable.
      */
     private final class RawBytes extends ChannelInboundHandlerAdapter {
 
@@ -127,5 +135,7 @@ final class ResponseFramingGuard extends ChannelDuplexHandler {
                 bytes.release();
             }
         }
+
     }
+
 }

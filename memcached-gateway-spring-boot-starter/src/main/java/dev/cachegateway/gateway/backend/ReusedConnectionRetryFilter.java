@@ -1,6 +1,5 @@
 package dev.cachegateway.gateway.backend;
 
-
 import dev.cachegateway.gateway.logging.BurstLog;
 import reactor.core.publisher.Mono;
 import reactor.util.context.Context;
@@ -18,11 +17,13 @@ import org.springframework.web.server.ResponseStatusException;
 import org.springframework.web.server.ServerWebExchange;
 
 /**
- * Sends a GET or HEAD again, once, over a new connection when the pooled connection it went over failed before the
- * answer's head arrived: the backend closed it as it was reused (its keep-alive timeout raced the request), or it
- * still held bytes of an earlier answer. nginx does the same for a cached upstream connection. Reactor Netty retries
- * by itself only when the request had not been sent yet; SCG's Retry filter would retry any failure on every route
- * and buffer every request body. Other methods are never sent twice.
+ * Sends a GET or HEAD again, once, over a new connection when the pooled connection it
+ * went over failed before the answer's head arrived: the backend closed it as it was
+ * reused (its keep-alive timeout raced the request), or it still held bytes of an earlier
+ * answer. nginx does the same for a cached upstream connection. Reactor Netty retries by
+ * itself only when the request had not been sent yet; SCG's Retry filter would retry any
+ * failure on every route and buffer every request body. Other methods are never sent
+ * twice.
  */
 class ReusedConnectionRetryFilter implements GlobalFilter, Ordered {
 
@@ -38,17 +39,17 @@ class ReusedConnectionRetryFilter implements GlobalFilter, Ordered {
         }
         Attempt first = new Attempt();
         return chain.filter(exchange)
-                .contextWrite(Context.of(Attempt.class, first))
-                .onErrorResume(failure -> first.reused && !(failure instanceof ResponseStatusException)
-                        && !exchange.getResponse().isCommitted(), failure -> {
-                            retries.warn("A reused backend connection failed before the answer, sending again",
-                                    failure);
-                            exchange.getAttributes().remove(ServerWebExchangeUtils.GATEWAY_ALREADY_ROUTED_ATTR);
-                            return chain.filter(exchange);
-                        });
+            .contextWrite(Context.of(Attempt.class, first))
+            .onErrorResume(failure -> first.reused && !(failure instanceof ResponseStatusException)
+                    && !exchange.getResponse().isCommitted(), failure -> {
+                        retries.warn("A reused backend connection failed before the answer, sending again", failure);
+                        exchange.getAttributes().remove(ServerWebExchangeUtils.GATEWAY_ALREADY_ROUTED_ATTR);
+                        return chain.filter(exchange);
+                    });
     }
 
-    // Only a request without a body: its body was read on the first try and cannot be read again.
+    // Only a request without a body: its body was read on the first try and cannot be
+    // read again.
     private static boolean isRepeatable(ServerHttpRequest request) {
         HttpMethod method = request.getMethod();
         HttpHeaders headers = request.getHeaders();
@@ -61,14 +62,22 @@ class ReusedConnectionRetryFilter implements GlobalFilter, Ordered {
         return ORDER;
     }
 
-    /** One try of a request: whether it went over a connection that had served requests before. */
+    /**
+     * One try of a request: whether it went over a connection that had served requests
+     * before.
+     */
     static final class Attempt {
 
         private volatile boolean reused;
 
-        /** Notes on the attempt in {@code context}, if there is one, whether its connection was reused. */
+        /**
+         * Notes on the attempt in {@code context}, if there is one, whether its
+         * connection was reused.
+         */
         static void note(ContextView context, boolean reused) {
             context.<Attempt>getOrEmpty(Attempt.class).ifPresent(attempt -> attempt.reused = reused);
         }
+
     }
+
 }

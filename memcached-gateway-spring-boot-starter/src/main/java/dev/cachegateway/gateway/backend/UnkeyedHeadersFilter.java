@@ -18,14 +18,16 @@ import org.springframework.http.HttpHeaders;
 import org.springframework.web.server.ServerWebExchange;
 
 /**
- * Keeps the backend of a cached route from hearing request headers that change what it serves but are not in the
- * key ({@code memcached.request.unkeyed-headers}): otherwise one client's {@code X-Forwarded-Host: evil.example}
- * shapes an answer that is stored under a plain key and served to everyone. They are removed rather than made to
- * bypass the cache, so that a request carrying one is served and stored like any other and cannot be used to
- * dodge the cache either. A request from a trusted proxy
- * ({@code spring.cloud.gateway.server.webflux.trusted-proxies}, the same setting by which the gateway believes its
- * {@code X-Forwarded-*} headers) keeps them. The last headers filter to run, so that it also sees what the
- * gateway's own {@code X-Forwarded-*} filter added from the request's {@code Host}.
+ * Keeps the backend of a cached route from hearing request headers that change what it
+ * serves but are not in the key ({@code memcached.request.unkeyed-headers}): otherwise
+ * one client's {@code X-Forwarded-Host: evil.example} shapes an answer that is stored
+ * under a plain key and served to everyone. They are removed rather than made to bypass
+ * the cache, so that a request carrying one is served and stored like any other and
+ * cannot be used to dodge the cache either. A request from a trusted proxy
+ * ({@code spring.cloud.gateway.server.webflux.trusted-proxies}, the same setting by which
+ * the gateway believes its {@code X-Forwarded-*} headers) keeps them. The last headers
+ * filter to run, so that it also sees what the gateway's own {@code X-Forwarded-*} filter
+ * added from the request's {@code Host}.
  */
 class UnkeyedHeadersFilter implements HttpHeadersFilter, Ordered {
 
@@ -72,4 +74,5 @@ class UnkeyedHeadersFilter implements HttpHeadersFilter, Ordered {
     public int getOrder() {
         return Ordered.LOWEST_PRECEDENCE;
     }
+
 }

@@ -13,10 +13,11 @@ import org.springframework.web.server.ResponseStatusException;
 import org.springframework.web.server.ServerWebExchange;
 
 /**
- * A backend answer whose head cannot be read (a broken status line, invalid framing headers, headers too large) is
- * a 502 Bad Gateway, as nginx answers "upstream sent invalid header". Left alone, Netty's decoding error would be a
- * 500 with a stack trace in the log. It sits just outside the retry, so it sees only what the backend call failed
- * with; I/O failures are {@link UnreachableBackendFilter}'s.
+ * A backend answer whose head cannot be read (a broken status line, invalid framing
+ * headers, headers too large) is a 502 Bad Gateway, as nginx answers "upstream sent
+ * invalid header". Left alone, Netty's decoding error would be a 500 with a stack trace
+ * in the log. It sits just outside the retry, so it sees only what the backend call
+ * failed with; I/O failures are {@link UnreachableBackendFilter}'s.
  */
 class UnreadableResponseFilter implements GlobalFilter, Ordered {
 
@@ -25,16 +26,17 @@ class UnreadableResponseFilter implements GlobalFilter, Ordered {
     @Override
     public Mono<Void> filter(ServerWebExchange exchange, GatewayFilterChain chain) {
         return chain.filter(exchange)
-                .onErrorMap(failure -> !(failure instanceof IOException || failure instanceof ResponseStatusException),
-                        failure -> {
-                            failures.warn("Backend answer unreadable, answering 502", failure);
-                            return new ResponseStatusException(HttpStatus.BAD_GATEWAY,
-                                    "The backend's answer could not be read", failure);
-                        });
+            .onErrorMap(failure -> !(failure instanceof IOException || failure instanceof ResponseStatusException),
+                    failure -> {
+                        failures.warn("Backend answer unreadable, answering 502", failure);
+                        return new ResponseStatusException(HttpStatus.BAD_GATEWAY,
+                                "The backend's answer could not be read", failure);
+                    });
     }
 
     @Override
     public int getOrder() {
         return ReusedConnectionRetryFilter.ORDER - 1;
     }
+
 }

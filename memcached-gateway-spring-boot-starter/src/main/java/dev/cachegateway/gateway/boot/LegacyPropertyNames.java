@@ -26,10 +26,11 @@ import org.springframework.core.env.StandardEnvironment;
 import org.springframework.core.env.SystemEnvironmentPropertySource;
 
 /**
- * Reads the properties that moved from {@code gateway.} to {@code memcached.} by their earlier names too. Only those
- * very names: anything else under {@code gateway.request}, {@code gateway.overload} or {@code gateway.warm-up} may
- * be an application's own, and is left alone. Each one set under an old name is copied to its new name, with a
- * warning that names both; where both names are set, the new one wins.
+ * Reads the properties that moved from {@code gateway.} to {@code memcached.} by their
+ * earlier names too. Only those very names: anything else under {@code gateway.request},
+ * {@code gateway.overload} or {@code gateway.warm-up} may be an application's own, and is
+ * left alone. Each one set under an old name is copied to its new name, with a warning
+ * that names both; where both names are set, the new one wins.
  */
 class LegacyPropertyNames implements EnvironmentPostProcessor, Ordered {
 
@@ -62,26 +63,29 @@ class LegacyPropertyNames implements EnvironmentPostProcessor, Ordered {
             boolean variable = source.getUnderlyingSource() instanceof SystemEnvironmentPropertySource;
             for (String moved : MOVED) {
                 ConfigurationPropertyName old = ConfigurationPropertyName.of("gateway." + moved);
-                iterable.filter(name -> isSetUnder(old, name, variable)).forEach(name -> rename(
-                        source.getConfigurationProperty(name), old, "memcached." + moved,
-                        variable ? variables : renamed, variable));
+                iterable.filter(name -> isSetUnder(old, name, variable))
+                    .forEach(name -> rename(source.getConfigurationProperty(name), old, "memcached." + moved,
+                            variable ? variables : renamed, variable));
             }
         }
-        // Last: a property set under its new name anywhere wins over one copied from its old name.
+        // Last: a property set under its new name anywhere wins over one copied from its
+        // old name.
         if (!renamed.isEmpty()) {
             environment.getPropertySources().addLast(new OriginTrackedMapPropertySource(SOURCE_NAME, renamed));
         }
         if (!variables.isEmpty()) {
             // Spring Boot maps a source's names as variables only by its name's ending.
-            environment.getPropertySources().addLast(new SystemEnvironmentPropertySource(SOURCE_NAME + "-"
-                    + StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME, variables));
+            environment.getPropertySources()
+                .addLast(new SystemEnvironmentPropertySource(
+                        SOURCE_NAME + "-" + StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME, variables));
         }
     }
 
-    // The property itself, or one element of it where it is a list: gateway.request.unkeyed-headers[0], ... An
-    // environment variable's name has no dashes (GATEWAY_WARMUP_DURATION reads as gateway.warmup.duration).
-    private static boolean isSetUnder(ConfigurationPropertyName old, ConfigurationPropertyName name,
-            boolean variable) {
+    // The property itself, or one element of it where it is a list:
+    // gateway.request.unkeyed-headers[0], ... An
+    // environment variable's name has no dashes (GATEWAY_WARMUP_DURATION reads as
+    // gateway.warmup.duration).
+    private static boolean isSetUnder(ConfigurationPropertyName old, ConfigurationPropertyName name, boolean variable) {
         if (!variable) {
             return old.equals(name) || old.isAncestorOf(name);
         }
@@ -101,9 +105,14 @@ class LegacyPropertyNames implements EnvironmentPostProcessor, Ordered {
             String element = name.getElement(i, Form.ORIGINAL);
             newName = newName.append(name.isNumericIndex(i) ? "[" + element + "]" : element);
         }
-        // An environment variable's new name is one too, bound as a variable's is (and checked as one).
-        String key = variable ? newName.toString().replace("-", "").replace('.', '_').replace('[', '_')
-                .replace("]", "").toUpperCase(Locale.ROOT) : newName.toString();
+        // An environment variable's new name is one too, bound as a variable's is (and
+        // checked as one).
+        String key = variable ? newName.toString()
+            .replace("-", "")
+            .replace('.', '_')
+            .replace('[', '_')
+            .replace("]", "")
+            .toUpperCase(Locale.ROOT) : newName.toString();
         // The first source that holds it wins, as for any property.
         Object value = variable ? property.getValue()
                 : OriginTrackedValue.of(property.getValue(), new RenamedFrom(name.toString(), property.getOrigin()));
@@ -125,4 +134,5 @@ class LegacyPropertyNames implements EnvironmentPostProcessor, Ordered {
             return "'" + oldName + "'" + (origin != null ? " from " + origin : "");
         }
     }
+
 }

@@ -24,10 +24,11 @@ import org.springframework.cloud.gateway.config.GatewayAutoConfiguration;
 import org.springframework.context.annotation.Import;
 
 /**
- * The {@code MemcachedCache} route filter for any Spring Cloud Gateway (WebFlux) that has this starter: memcached's
- * client with its health and meters, the filter's shared parts, the invalidation endpoint, the settings check, and
- * the server's hardening around it. Every bean gives way to one of the application's own of its type (or, for a
- * general type, of its name); {@code memcached.enabled=false} leaves all of it out.
+ * The {@code MemcachedCache} route filter for any Spring Cloud Gateway (WebFlux) that has
+ * this starter: memcached's client with its health and meters, the filter's shared parts,
+ * the invalidation endpoint, the settings check, and the server's hardening around it.
+ * Every bean gives way to one of the application's own of its type (or, for a general
+ * type, of its name); {@code memcached.enabled=false} leaves all of it out.
  */
 @AutoConfiguration(after = GatewayAutoConfiguration.class)
 @ConditionalOnProperty(prefix = "memcached", name = "enabled", matchIfMissing = true)
@@ -38,4 +39,5 @@ import org.springframework.context.annotation.Import;
         ServerConfiguration.class, OverloadConfiguration.class, WarmUpConfiguration.class,
         SettingsCheckConfiguration.class })
 public class MemcachedGatewayAutoConfiguration {
+
 }

@@ -1,5 +1,6 @@
 /**
- * The starter's auto-configuration: what any Spring Cloud Gateway with this dependency gets.
+ * The starter's auto-configuration: what any Spring Cloud Gateway with this dependency
+ * gets.
  */
 @NullMarked
 package dev.cachegateway.gateway.boot;

@@ -12,8 +12,8 @@ import dev.cachegateway.gateway.cache.stale.StaleResponses;
  * @param format how its items become responses
  * @param misses its misses, coalesced
  * @param stale its stale answers
- * @param refreshAhead the seconds of an item's life left at which memcached names one lookup to refresh it; 0
- * never
+ * @param refreshAhead the seconds of an item's life left at which memcached names one
+ * lookup to refresh it; 0 never
  * @param settings its settings, for the filter's {@code toString()}
  */
 record CachedRoute(CacheKeyTemplate keys, ItemFormat format, MissCoalescing misses, StaleResponses stale,

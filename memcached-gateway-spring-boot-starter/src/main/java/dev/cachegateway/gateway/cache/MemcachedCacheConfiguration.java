@@ -24,9 +24,10 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * Registers the {@code MemcachedCache} route filter, the filter that answers its hits before routing, and the parts
- * every cached route shares, since all of them share one memcached key space: the lookup with its near-cache, the
- * store, the misses in flight, the replica locks and the meters.
+ * Registers the {@code MemcachedCache} route filter, the filter that answers its hits
+ * before routing, and the parts every cached route shares, since all of them share one
+ * memcached key space: the lookup with its near-cache, the store, the misses in flight,
+ * the replica locks and the meters.
  */
 @Configuration(proxyBeanMethods = false)
 public class MemcachedCacheConfiguration {
@@ -119,4 +120,5 @@ public class MemcachedCacheConfiguration {
     EarlyHitFilter earlyHitFilter(RouteLocator routeLocator, ApplicationContext context) {
         return new EarlyHitFilter(routeLocator, context);
     }
+
 }

@@ -16,10 +16,11 @@ import org.springframework.boot.actuate.endpoint.annotation.Selector.Match;
 import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 
 /**
- * Invalidation for operators, on the management port only: {@code DELETE /actuator/memcached/api/v1/comments/1}
- * deletes the item of that path (its {@code $uri} key, derived as for a request), and
- * {@code DELETE /actuator/memcached?key=...} deletes any key as it is written. Either also drops the item from this
- * gateway's near-cache.
+ * Invalidation for operators, on the management port only:
+ * {@code DELETE /actuator/memcached/api/v1/comments/1} deletes the item of that path (its
+ * {@code $uri} key, derived as for a request), and
+ * {@code DELETE /actuator/memcached?key=...} deletes any key as it is written. Either
+ * also drops the item from this gateway's near-cache.
  */
 @Endpoint(id = "memcached")
 class MemcachedCacheEndpoint {
@@ -51,12 +52,14 @@ class MemcachedCacheEndpoint {
                     WebEndpointResponse.STATUS_BAD_REQUEST));
         }
         String key = valid.get();
-        // This gateway's near-cache forgets the item at once; other replicas' keep it for up to their TTL.
+        // This gateway's near-cache forgets the item at once; other replicas' keep it for
+        // up to their TTL.
         nearCache.invalidate(key);
         return memcached.delete(key)
-                .map(deleted -> new WebEndpointResponse<Map<String, Object>>(Map.of("key", key, "deleted", deleted)))
-                .onErrorResume(failure -> Mono.just(new WebEndpointResponse<>(
-                        Map.of("key", key, "error", "memcached unavailable: " + failure.getClass().getSimpleName()),
-                        WebEndpointResponse.STATUS_SERVICE_UNAVAILABLE)));
+            .map(deleted -> new WebEndpointResponse<Map<String, Object>>(Map.of("key", key, "deleted", deleted)))
+            .onErrorResume(failure -> Mono.just(new WebEndpointResponse<>(
+                    Map.of("key", key, "error", "memcached unavailable: " + failure.getClass().getSimpleName()),
+                    WebEndpointResponse.STATUS_SERVICE_UNAVAILABLE)));
     }
+
 }

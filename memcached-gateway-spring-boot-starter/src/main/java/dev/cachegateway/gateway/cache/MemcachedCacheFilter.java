@@ -25,12 +25,16 @@ import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.server.WebFilterChain;
 
 /**
- * nginx's {@code memcached_pass} with {@code error_page 404 502 = @fallback}: looks the request up in memcached,
- * answers a hit itself, and passes a miss or a memcached failure on to the route's backend.
+ * nginx's {@code memcached_pass} with {@code error_page 404 502 = @fallback}: looks the
+ * request up in memcached, answers a hit itself, and passes a miss or a memcached failure
+ * on to the route's backend.
  */
 public final class MemcachedCacheFilter implements GatewayFilter, Ordered {
 
-    /** Before the filter that writes the backend's answer, so that this one sees that answer go by. */
+    /**
+     * Before the filter that writes the backend's answer, so that this one sees that
+     * answer go by.
+     */
     public static final int ORDER = NettyWriteResponseFilter.WRITE_RESPONSE_FILTER_ORDER - 1;
 
     private final ItemLookup items;
@@ -45,7 +49,8 @@ public final class MemcachedCacheFilter implements GatewayFilter, Ordered {
 
     /**
      * @param items the lookup every route shares
-     * @param bypassHeaders the request headers that make a request pass the cache untouched
+     * @param bypassHeaders the request headers that make a request pass the cache
+     * untouched
      * @param metrics the meters every route shares
      * @param route this route's parts
      * @param invalidation what a successful write deletes
@@ -58,7 +63,6 @@ public final class MemcachedCacheFilter implements GatewayFilter, Ordered {
         this.route = route;
         this.invalidation = invalidation;
     }
-
 
     @Override
     public Mono<Void> filter(ServerWebExchange exchange, GatewayFilterChain chain) {
@@ -79,22 +83,24 @@ public final class MemcachedCacheFilter implements GatewayFilter, Ordered {
         Supplier<Mono<Void>> lookUp = () -> {
             long startedAt = System.nanoTime();
             return items.lookUp(key, request.getHeaders(), route.format(), route.refreshAhead())
-                    .flatMap(lookup -> respond(exchange, chain, key, outcome, lookup, startedAt));
+                .flatMap(lookup -> respond(exchange, chain, key, outcome, lookup, startedAt));
         };
         return route.misses().joinInFlight(exchange, chain, key, outcome, lookUp).orElseGet(() -> {
             EarlyLookup early = exchange.getAttribute(EarlyLookup.ATTRIBUTE);
             if (early != null && early.filter() == this && early.key().equals(key)) {
                 return respond(exchange, chain, key, outcome, early.lookup(), early.startedAt());
             }
-            // Hit or miss is decided before anything is written: a write is an empty Mono, so chaining the
+            // Hit or miss is decided before anything is written: a write is an empty
+            // Mono, so chaining the
             // fallback on emptiness would send every hit to the backend as well.
             return lookUp.get();
         });
     }
 
     /**
-     * Before routing, for a request that this filter's route is the first to match: answers a hit here, and notes
-     * anything else for {@link #filter}, so that the route goes on without a second lookup.
+     * Before routing, for a request that this filter's route is the first to match:
+     * answers a hit here, and notes anything else for {@link #filter}, so that the route
+     * goes on without a second lookup.
      */
     public Mono<Void> answerEarly(ServerWebExchange exchange, WebFilterChain chain) {
         ServerHttpRequest request = exchange.getRequest();
@@ -106,7 +112,8 @@ public final class MemcachedCacheFilter implements GatewayFilter, Ordered {
         String key = rendered.get();
         long startedAt = System.nanoTime();
         return items.lookUp(key, request.getHeaders(), route.format(), route.refreshAhead()).flatMap(lookup -> {
-            // A stale item, or one to refresh, needs the route's backend: the route answers it.
+            // A stale item, or one to refresh, needs the route's backend: the route
+            // answers it.
             if (lookup instanceof Lookup.Hit hit && hit.age().fresh() && !hit.wonRefresh()) {
                 return hit(exchange, hit, CacheOutcome.of(exchange.getResponse(), metrics));
             }
@@ -115,20 +122,23 @@ public final class MemcachedCacheFilter implements GatewayFilter, Ordered {
         });
     }
 
-    // startedAt: when the lookup was sent, so that a miss tells a lead that ended before it from one that did not.
-    private Mono<Void> respond(ServerWebExchange exchange, GatewayFilterChain chain, String key,
-            CacheOutcome outcome, Lookup lookup, long startedAt) {
+    // startedAt: when the lookup was sent, so that a miss tells a lead that ended before
+    // it from one that did not.
+    private Mono<Void> respond(ServerWebExchange exchange, GatewayFilterChain chain, String key, CacheOutcome outcome,
+            Lookup lookup, long startedAt) {
         if (lookup instanceof Lookup.Hit hit) {
             if (!hit.age().fresh()) {
-                // A stale whole answer with a validator is revalidated by whichever request asks the backend.
+                // A stale whole answer with a validator is revalidated by whichever
+                // request asks the backend.
                 Revalidation.ask(exchange, hit.stored());
             }
             return switch (hit.age().staleness()) {
                 case FRESH -> hit.wonRefresh() ? route.stale().hitRefreshedEarly(exchange, chain, key, hit, outcome)
                         : hit(exchange, hit, outcome);
                 case WHILE_REVALIDATE -> route.stale().whileRevalidate(exchange, chain, key, hit, outcome);
-                case IF_ERROR -> route.stale().ifError(exchange, hit, outcome,
-                        guarded -> route.misses().missAfterStale(guarded, chain, key, outcome));
+                case IF_ERROR -> route.stale()
+                    .ifError(exchange, hit, outcome,
+                            guarded -> route.misses().missAfterStale(guarded, chain, key, outcome));
                 case EXPIRED -> {
                     outcome.expired(hit.age().ttl().orElse(0));
                     yield route.misses().missAfterStale(exchange, chain, key, outcome);
@@ -180,4 +190,5 @@ public final class MemcachedCacheFilter implements GatewayFilter, Ordered {
     public String toString() {
         return route.settings();
     }
+
 }

@@ -20,10 +20,11 @@ import org.springframework.cloud.gateway.filter.GatewayFilter;
 import org.springframework.cloud.gateway.filter.factory.AbstractGatewayFilterFactory;
 
 /**
- * The {@code MemcachedCache} route filter: {@code - MemcachedCache} or {@code - MemcachedCache=$uri$is_args$args},
- * or the {@code name}/{@code args} form for the other settings. What a route leaves out comes from
- * {@link MemcachedCacheProperties}. The store, the in-flight misses and the metrics are shared by every route,
- * since all of them share one memcached key space.
+ * The {@code MemcachedCache} route filter: {@code - MemcachedCache} or
+ * {@code - MemcachedCache=$uri$is_args$args}, or the {@code name}/{@code args} form for
+ * the other settings. What a route leaves out comes from
+ * {@link MemcachedCacheProperties}. The store, the in-flight misses and the metrics are
+ * shared by every route, since all of them share one memcached key space.
  */
 public class MemcachedCacheGatewayFilterFactory
         extends AbstractGatewayFilterFactory<MemcachedCacheGatewayFilterFactory.Config> {
@@ -70,9 +71,10 @@ public class MemcachedCacheGatewayFilterFactory
                 misses.fences(), misses.near(), metrics);
         MissCoalescing coalescing = new MissCoalescing(misses.inFlight(), misses.replicas(), misses.fences(), backend,
                 parts.format(), memcached, defaults.getLockTimeout());
-        return new MemcachedCacheFilter(items, defaults.getBypassHeaders(), metrics, new CachedRoute(parts.keys(),
-                parts.format(), coalescing, new StaleResponses(refresh, backend), route.refreshAhead(),
-                route.describe(this, defaults)), invalidation);
+        return new MemcachedCacheFilter(
+                items, defaults.getBypassHeaders(), metrics, new CachedRoute(parts.keys(), parts.format(), coalescing,
+                        new StaleResponses(refresh, backend), route.refreshAhead(), route.describe(this, defaults)),
+                invalidation);
     }
 
     @Override
@@ -80,7 +82,10 @@ public class MemcachedCacheGatewayFilterFactory
         return List.of("keyTemplate");
     }
 
-    /** A route's settings; each one left unset takes its default from {@link MemcachedCacheProperties}. */
+    /**
+     * A route's settings; each one left unset takes its default from
+     * {@link MemcachedCacheProperties}.
+     */
     public static class Config {
 
         private @Nullable String keyTemplate;
@@ -187,7 +192,7 @@ public class MemcachedCacheGatewayFilterFactory
             this.earlyRefresh = earlyRefresh;
             return this;
         }
-    
+
         public @Nullable FormatName getItemFormat() {
             return itemFormat;
         }
@@ -214,5 +219,7 @@ public class MemcachedCacheGatewayFilterFactory
             this.passHeaders = passHeaders;
             return this;
         }
+
     }
+
 }

@@ -10,7 +10,8 @@ import dev.cachegateway.gateway.cache.miss.WriteFences;
  *
  * @param inFlight the misses on their way to the backend in this gateway
  * @param replicas the locks that coalesce misses across replicas
- * @param fences the write marks that keep a fetch from before a write from storing over it
+ * @param fences the write marks that keep a fetch from before a write from storing over
+ * it
  * @param near the near-cache, which a store taken back must leave too
  */
 record MissParts(InFlightRequests inFlight, ReplicaLocks replicas, WriteFences fences, NearCache near) {

@@ -6,14 +6,17 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.util.unit.DataSize;
 
 /**
- * The opt-in in-process tier in front of memcached: the hottest items, kept for a short while in this gateway's
- * heap, so that their hits cost no memcached round trip. Other replicas keep their own, and serve an item for up to
- * the TTL after it is purged here.
+ * The opt-in in-process tier in front of memcached: the hottest items, kept for a short
+ * while in this gateway's heap, so that their hits cost no memcached round trip. Other
+ * replicas keep their own, and serve an item for up to the TTL after it is purged here.
  */
 @ConfigurationProperties("memcached.cache.near-cache")
 public class NearCacheProperties {
 
-    /** How long an item stays in the near-cache at most, and never beyond its memcached TTL where known; 0 is off. */
+    /**
+     * How long an item stays in the near-cache at most, and never beyond its memcached
+     * TTL where known; 0 is off.
+     */
     private Duration ttl = Duration.ZERO;
 
     /** How many items the near-cache holds at most. */
@@ -45,4 +48,5 @@ public class NearCacheProperties {
     public void setMaxBytes(DataSize maxBytes) {
         this.maxBytes = maxBytes;
     }
+
 }

@@ -15,9 +15,10 @@ import org.springframework.cloud.gateway.route.RouteDefinition;
 import org.springframework.cloud.gateway.support.NameUtils;
 
 /**
- * Refuses a {@code MemcachedCache} argument the filter does not know, in the routes and default filters of the
- * configuration. Spring Cloud Gateway binds a filter's arguments leniently and drops the rest, so that
- * {@code key-tempalte: $uri$is_args$args} would leave the route on the default key without a word.
+ * Refuses a {@code MemcachedCache} argument the filter does not know, in the routes and
+ * default filters of the configuration. Spring Cloud Gateway binds a filter's arguments
+ * leniently and drops the rest, so that {@code key-tempalte: $uri$is_args$args} would
+ * leave the route on the default key without a word.
  */
 final class RouteArgumentsCheck {
 
@@ -61,14 +62,16 @@ final class RouteArgumentsCheck {
             if (argument.startsWith(NameUtils.GENERATED_NAME_PREFIX)) {
                 int index = Integer.parseInt(argument.substring(NameUtils.GENERATED_NAME_PREFIX.length()));
                 if (index >= shortcutFields.size()) {
-                    throw new UnknownSettingException("'" + filter.getArgs().get(argument) + "' (value " + (index + 1)
-                            + " of the " + filterName + "= shortcut in " + where + ")", "the shortcut takes "
-                            + shortcutFields.size() + " value, " + shortcutFields + "; the others go in args");
+                    throw new UnknownSettingException(
+                            "'" + filter.getArgs().get(argument) + "' (value " + (index + 1) + " of the " + filterName
+                                    + "= shortcut in " + where + ")",
+                            "the shortcut takes " + shortcutFields.size() + " value, " + shortcutFields
+                                    + "; the others go in args");
                 }
             }
             else if (known.stream().noneMatch(name -> relaxed(name).equals(relaxed(argument)))) {
-                throw new UnknownSettingException("'" + argument + "' (an argument of " + filterName + " in " + where
-                        + ")", known.toString());
+                throw new UnknownSettingException(
+                        "'" + argument + "' (an argument of " + filterName + " in " + where + ")", known.toString());
             }
             else if (relaxed(argument).equals("gzipflag")) {
                 checkGzipFlag(filter.getArgs().get(argument), where);
@@ -76,7 +79,8 @@ final class RouteArgumentsCheck {
         }
     }
 
-    // Spring Cloud Gateway drops a route whose filter fails to apply, with a warning: this stops startup instead.
+    // Spring Cloud Gateway drops a route whose filter fails to apply, with a warning:
+    // this stops startup instead.
     private static void checkGzipFlag(String value, String where) {
         try {
             RouteSettings.checkGzipFlag(Integer.decode(value.trim()));
@@ -93,4 +97,5 @@ final class RouteArgumentsCheck {
     private static String relaxed(String name) {
         return name.replace("-", "").replace("_", "").toLowerCase(Locale.ROOT);
     }
+
 }

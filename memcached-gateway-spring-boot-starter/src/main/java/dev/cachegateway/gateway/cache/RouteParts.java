@@ -11,7 +11,8 @@ import dev.cachegateway.gateway.cache.key.CacheKeyTemplate;
 import dev.cachegateway.gateway.cache.policy.StorePolicy;
 
 /**
- * What a route's item format decides: its keys, how its items hold answers, and what it stores.
+ * What a route's item format decides: its keys, how its items hold answers, and what it
+ * stores.
  *
  * @param keys the key template, with the {@code http} prefix for whole answers
  * @param format the item format
@@ -20,7 +21,8 @@ import dev.cachegateway.gateway.cache.policy.StorePolicy;
 record RouteParts(CacheKeyTemplate keys, ItemFormat format, StorePolicy policy) {
 
     static RouteParts bodies(RouteSettings route, MemcachedCacheProperties defaults, HttpItemProperties http) {
-        // A body route reads any item as a body: it must never make the key of an item that holds headers.
+        // A body route reads any item as a body: it must never make the key of an item
+        // that holds headers.
         if (!http.getKeyPrefix().isEmpty() && route.keyTemplate().startsWith(http.getKeyPrefix())) {
             throw new IllegalArgumentException("The key template " + route.keyTemplate() + " of a body route starts"
                     + " with " + http.getKeyPrefix() + ", the prefix of http items (memcached.cache.http.key-prefix)");

@@ -4,12 +4,13 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 
 /**
- * MD5, for identity rather than security: the ETags of stored bytes, and libmemcached's Ketama points and key
- * hashes, which must match libmemcached's to the bit.
+ * MD5, for identity rather than security: the ETags of stored bytes, and libmemcached's
+ * Ketama points and key hashes, which must match libmemcached's to the bit.
  */
 public final class Md5 {
 
-    // Cloned for each digest: a clone costs a fraction of getInstance's provider lookup, which every hit would pay.
+    // Cloned for each digest: a clone costs a fraction of getInstance's provider lookup,
+    // which every hit would pay.
     private static final MessageDigest PROTOTYPE = prototype();
 
     private Md5() {
@@ -33,4 +34,5 @@ public final class Md5 {
             throw new IllegalStateException("Every Java platform has MD5", ex);
         }
     }
+
 }

@@ -8,8 +8,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Logs a failure that may repeat on every request (memcached down, say) once per quiet period, with a count of
- * what it left out, instead of once per request.
+ * Logs a failure that may repeat on every request (memcached down, say) once per quiet
+ * period, with a count of what it left out, instead of once per request.
  */
 public final class BurstLog {
 
@@ -23,10 +23,14 @@ public final class BurstLog {
 
     private final AtomicLong suppressed = new AtomicLong();
 
-    // Long enough that an outage logs a handful of lines a minute, short enough that its end is seen soon.
+    // Long enough that an outage logs a handful of lines a minute, short enough that its
+    // end is seen soon.
     private static final Duration QUIET_PERIOD = Duration.ofSeconds(10);
 
-    /** A burst log on the logger of {@code owner}, quiet for ten seconds after each report. */
+    /**
+     * A burst log on the logger of {@code owner}, quiet for ten seconds after each
+     * report.
+     */
     public static BurstLog of(Class<?> owner) {
         return new BurstLog(LoggerFactory.getLogger(owner), QUIET_PERIOD);
     }
@@ -53,4 +57,5 @@ public final class BurstLog {
         logger.warn("{}: {} ({} more like it since the last report)", what, failure.toString(), left);
         logger.debug(what, failure);
     }
+
 }

@@ -3,8 +3,9 @@ package dev.cachegateway.gateway.memcached;
 import java.time.Duration;
 
 /**
- * The circuit breaker around every memcached operation. While it is open, operations fail at once without
- * reaching memcached, so an outage adds no latency; it lets a few through again after a pause.
+ * The circuit breaker around every memcached operation. While it is open, operations fail
+ * at once without reaching memcached, so an outage adds no latency; it lets a few through
+ * again after a pause.
  */
 public class CircuitBreakerProperties {
 
@@ -62,4 +63,5 @@ public class CircuitBreakerProperties {
     public void setPermittedCallsInHalfOpenState(int permittedCallsInHalfOpenState) {
         this.permittedCallsInHalfOpenState = permittedCallsInHalfOpenState;
     }
+
 }

@@ -35,8 +35,9 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
 
 /**
- * The gateway's pool of memcached servers: one spymemcached client at a time, a ring shared with other clients, a
- * circuit breaker per server, and a thread that follows the servers' addresses.
+ * The gateway's pool of memcached servers: one spymemcached client at a time, a ring
+ * shared with other clients, a circuit breaker per server, and a thread that follows the
+ * servers' addresses.
  */
 @Configuration(proxyBeanMethods = false)
 public class MemcachedClientConfiguration {
@@ -48,16 +49,18 @@ public class MemcachedClientConfiguration {
     CircuitBreakerRegistry memcachedCircuitBreakers(MemcachedProperties properties) {
         CircuitBreakerProperties settings = properties.getCircuitBreaker();
         return CircuitBreakerRegistry.of(CircuitBreakerConfig.custom()
-                .failureRateThreshold(settings.getFailureRateThreshold())
-                .slidingWindowSize(settings.getSlidingWindowSize())
-                .minimumNumberOfCalls(settings.getMinimumNumberOfCalls())
-                .waitDurationInOpenState(settings.getWaitInOpenState())
-                .permittedNumberOfCallsInHalfOpenState(settings.getPermittedCallsInHalfOpenState())
-                // Half-open on time, not on the next request, so the state metric tells the truth.
-                .automaticTransitionFromOpenToHalfOpenEnabled(true)
-                // The gateway's own pause says nothing about memcached: it must neither open nor close a breaker.
-                .ignoreExceptions(GatewayDelayException.class)
-                .build());
+            .failureRateThreshold(settings.getFailureRateThreshold())
+            .slidingWindowSize(settings.getSlidingWindowSize())
+            .minimumNumberOfCalls(settings.getMinimumNumberOfCalls())
+            .waitDurationInOpenState(settings.getWaitInOpenState())
+            .permittedNumberOfCallsInHalfOpenState(settings.getPermittedCallsInHalfOpenState())
+            // Half-open on time, not on the next request, so the state metric tells the
+            // truth.
+            .automaticTransitionFromOpenToHalfOpenEnabled(true)
+            // The gateway's own pause says nothing about memcached: it must neither open
+            // nor close a breaker.
+            .ignoreExceptions(GatewayDelayException.class)
+            .build());
     }
 
     @Bean
@@ -81,18 +84,19 @@ public class MemcachedClientConfiguration {
         List<PoolNode> nodes = new ArrayList<>();
         for (int index = 0; index < servers.size(); index++) {
             ServerAddress server = servers.get(index);
-            nodes.add(new PoolNode(index, server, breaker(breakers, server),
-                    new OperationTimers(meters, server.text()), ProbeKeys.onServer(ring, index)));
+            nodes.add(new PoolNode(index, server, breaker(breakers, server), new OperationTimers(meters, server.text()),
+                    ProbeKeys.onServer(ring, index)));
         }
-        // spymemcached runs its listeners on its I/O thread, and they only hand the completion to CompletionThreads.
+        // spymemcached runs its listeners on its I/O thread, and they only hand the
+        // completion to CompletionThreads.
         ExecutorService listeners = ImmediateEventExecutor.INSTANCE;
-        CompletionThreads completions = new CompletionThreads(Executors.newFixedThreadPool(
-                Runtime.getRuntime().availableProcessors(), daemonThreads("memcached-completion-")));
+        CompletionThreads completions = new CompletionThreads(Executors
+            .newFixedThreadPool(Runtime.getRuntime().availableProcessors(), daemonThreads("memcached-completion-")));
         MemcachedPool pool = new MemcachedPool(nodes, ring, resolver,
                 addresses -> PoolConnection.open(addresses, properties, listeners, ring),
                 properties.getShutdownTimeout());
-        ScheduledExecutorService refresher =
-                Executors.newSingleThreadScheduledExecutor(daemonThreads("memcached-resolver-"));
+        ScheduledExecutorService refresher = Executors
+            .newSingleThreadScheduledExecutor(daemonThreads("memcached-resolver-"));
         long interval = properties.getResolveInterval().toMillis();
         refresher.scheduleWithFixedDelay(() -> refresh(pool), interval, interval, TimeUnit.MILLISECONDS);
         return new ReactiveMemcached(pool, properties.getOperationTimeout(), properties.getMaxGatewayDelay(),
@@ -111,9 +115,10 @@ public class MemcachedClientConfiguration {
 
     private static CircuitBreaker breaker(CircuitBreakerRegistry registry, ServerAddress server) {
         CircuitBreaker breaker = registry.circuitBreaker(server.text());
-        breaker.getEventPublisher().onStateTransition(event -> logger.warn("memcached {} circuit breaker {} -> {}: {}",
-                server, event.getStateTransition().getFromState(), event.getStateTransition().getToState(),
-                describe(event.getStateTransition())));
+        breaker.getEventPublisher()
+            .onStateTransition(event -> logger.warn("memcached {} circuit breaker {} -> {}: {}", server,
+                    event.getStateTransition().getFromState(), event.getStateTransition().getToState(),
+                    describe(event.getStateTransition())));
         return breaker;
     }
 
@@ -138,4 +143,5 @@ public class MemcachedClientConfiguration {
     MemcachedHealthIndicator memcachedHealthIndicator(ReactiveMemcached memcached) {
         return new MemcachedHealthIndicator(memcached);
     }
+
 }

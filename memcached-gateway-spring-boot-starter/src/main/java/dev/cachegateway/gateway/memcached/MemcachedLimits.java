@@ -8,8 +8,9 @@ import io.github.resilience4j.circuitbreaker.CallNotPermittedException;
 import org.springframework.util.unit.DataSize;
 
 /**
- * What memcached itself allows, in one place, so that the cache asks rather than knows: how long and of which bytes
- * a key may be, how long an item may live, how large it is by default, and which failure means "not asked at all".
+ * What memcached itself allows, in one place, so that the cache asks rather than knows:
+ * how long and of which bytes a key may be, how long an item may live, how large it is by
+ * default, and which failure means "not asked at all".
  */
 public final class MemcachedLimits {
 
@@ -25,7 +26,10 @@ public final class MemcachedLimits {
     private MemcachedLimits() {
     }
 
-    /** Whether the text protocol can carry {@code key}: 1 to 250 bytes, none of them a space or a control byte. */
+    /**
+     * Whether the text protocol can carry {@code key}: 1 to 250 bytes, none of them a
+     * space or a control byte.
+     */
     public static boolean isValidKey(CharSequence key) {
         if (key == null || key.isEmpty()) {
             return false;
@@ -39,7 +43,10 @@ public final class MemcachedLimits {
         return fitsKeyLength(key);
     }
 
-    /** Whether {@code key} is at most 250 bytes long in UTF-8, the encoding it goes to memcached in. */
+    /**
+     * Whether {@code key} is at most 250 bytes long in UTF-8, the encoding it goes to
+     * memcached in.
+     */
     public static boolean fitsKeyLength(CharSequence key) {
         int bytes = 0;
         for (int i = 0; i < key.length(); i++) {
@@ -61,13 +68,20 @@ public final class MemcachedLimits {
         return bytes <= MAX_KEY_BYTES;
     }
 
-    /** Whether an operation failed because the circuit breaker turned it away, so it never reached memcached. */
+    /**
+     * Whether an operation failed because the circuit breaker turned it away, so it never
+     * reached memcached.
+     */
     public static boolean isCircuitOpen(Throwable failure) {
         return failure instanceof CallNotPermittedException;
     }
 
-    /** Whether an operation was given up on because the gateway, not memcached, was paused or behind. */
+    /**
+     * Whether an operation was given up on because the gateway, not memcached, was paused
+     * or behind.
+     */
     public static boolean isGatewayDelay(Throwable failure) {
         return failure instanceof GatewayDelayException;
     }
+
 }

@@ -18,8 +18,9 @@ import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 
 /**
- * How one operation reaches one server of the pool: on the connection it is started on, watched by that connection's
- * deadline, and, once {@linkplain #guarded guarded}, timed and behind the server's circuit breaker.
+ * How one operation reaches one server of the pool: on the connection it is started on,
+ * watched by that connection's deadline, and, once {@linkplain #guarded guarded}, timed
+ * and behind the server's circuit breaker.
  */
 final class NodeOperations {
 
@@ -45,7 +46,8 @@ final class NodeOperations {
 
     /** A {@code get} of {@code key} on {@code node}. */
     Mono<CachedItem> get(PoolNode node, String key) {
-        // The client is taken once, so that the deadline watches the connection the operation goes out on.
+        // The client is taken once, so that the deadline watches the connection the
+        // operation goes out on.
         return Mono.defer(() -> {
             PoolClient client = pool.clientFor(node);
             return futures.get(client.reader(node.index()), () -> client.asyncGet(key, transcoder));
@@ -75,14 +77,18 @@ final class NodeOperations {
         return futures.operation(meta.reader(node.index()), start);
     }
 
-    /** The client that speaks meta commands to {@code node}; null where it has none or they are off. */
+    /**
+     * The client that speaks meta commands to {@code node}; null where it has none or
+     * they are off.
+     */
     @Nullable PoolClient metaClientFor(PoolNode node) {
         return metaCommands ? pool.metaClientFor(node) : null;
     }
 
     /** {@code operation} timed by {@code timer}, inside {@code node}'s breaker. */
     static <T> Mono<T> guarded(PoolNode node, OperationTimers.Pair timer, Mono<T> operation) {
-        // Timed inside the breaker: what the breaker turns away never reaches memcached and is not a lookup.
+        // Timed inside the breaker: what the breaker turns away never reaches memcached
+        // and is not a lookup.
         return Mono.defer(() -> {
             long start = System.nanoTime();
             return operation.doOnEach(signal -> {
@@ -95,4 +101,5 @@ final class NodeOperations {
             });
         }).transformDeferred(CircuitBreakerOperator.of(node.breaker()));
     }
+
 }

@@ -13,7 +13,8 @@ import org.jspecify.annotations.Nullable;
  * @param connected whether the client has a live connection to it
  * @param circuitBreaker the state of its breaker
  * @param version the version it reported on its current connection, or null while unknown
- * @param metaCommands whether that version has memcached's meta commands, so that lookups of its keys use them
+ * @param metaCommands whether that version has memcached's meta commands, so that lookups
+ * of its keys use them
  */
 public record ServerState(String server, @Nullable InetSocketAddress address, boolean connected,
         CircuitBreaker.State circuitBreaker, @Nullable String version, boolean metaCommands) {

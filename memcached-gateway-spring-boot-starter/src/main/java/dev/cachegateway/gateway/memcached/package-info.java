@@ -1,5 +1,6 @@
 /**
- * memcached as the gateway uses it: the reactive client API over spymemcached, its settings and its limits.
+ * memcached as the gateway uses it: the reactive client API over spymemcached, its
+ * settings and its limits.
  */
 @NullMarked
 package dev.cachegateway.gateway.memcached;

@@ -14,14 +14,18 @@ import org.springframework.web.server.WebFilter;
 import org.springframework.web.server.WebFilterChain;
 
 /**
- * The door: at most {@code memcached.overload.max-concurrent-requests} requests at once, and a fast 503 for any more.
- * Past a point every request admitted makes all of them slower, until none is answered in time; turning the excess
- * away at once keeps the others fast, and tells clients when to come back. Health and probes are never turned away,
- * so that an orchestrator never restarts a gateway for being busy.
+ * The door: at most {@code memcached.overload.max-concurrent-requests} requests at once,
+ * and a fast 503 for any more. Past a point every request admitted makes all of them
+ * slower, until none is answered in time; turning the excess away at once keeps the
+ * others fast, and tells clients when to come back. Health and probes are never turned
+ * away, so that an orchestrator never restarts a gateway for being busy.
  */
 final class AdmissionLimitFilter implements WebFilter, Ordered {
 
-    /** Before anything else the gateway does for a request, except marking HTTP/1.0 keep-alive on its answer. */
+    /**
+     * Before anything else the gateway does for a request, except marking HTTP/1.0
+     * keep-alive on its answer.
+     */
     static final int ORDER = Ordered.HIGHEST_PRECEDENCE + 1;
 
     private final Bulkhead requests;
@@ -31,11 +35,12 @@ final class AdmissionLimitFilter implements WebFilter, Ordered {
     private final ApplicationContext context;
 
     AdmissionLimitFilter(int maxConcurrentRequests, Rejections rejections, ApplicationContext context) {
-        this.requests = Bulkhead.of("gateway-requests", BulkheadConfig.custom()
-                .maxConcurrentCalls(maxConcurrentRequests)
-                // Never wait: a queue at the door is the overload itself.
-                .maxWaitDuration(Duration.ZERO)
-                .build());
+        this.requests = Bulkhead.of("gateway-requests",
+                BulkheadConfig.custom()
+                    .maxConcurrentCalls(maxConcurrentRequests)
+                    // Never wait: a queue at the door is the overload itself.
+                    .maxWaitDuration(Duration.ZERO)
+                    .build());
         this.rejections = rejections;
         this.context = context;
     }
@@ -51,7 +56,8 @@ final class AdmissionLimitFilter implements WebFilter, Ordered {
         return chain.filter(exchange).doFinally(signal -> requests.onComplete());
     }
 
-    // The management port shares this filter when it runs apart, and is told by its own application context.
+    // The management port shares this filter when it runs apart, and is told by its own
+    // application context.
     private boolean isExempt(ServerWebExchange exchange) {
         if (exchange.getApplicationContext() != context) {
             return true;
@@ -64,4 +70,5 @@ final class AdmissionLimitFilter implements WebFilter, Ordered {
     public int getOrder() {
         return ORDER;
     }
+
 }

@@ -8,7 +8,10 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-/** The gateway's two concurrency limits, and the 503 they share, where {@code memcached.overload.enabled} is true. */
+/**
+ * The gateway's two concurrency limits, and the 503 they share, where
+ * {@code memcached.overload.enabled} is true.
+ */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnProperty(prefix = "memcached.overload", name = "enabled", havingValue = "true")
 public class OverloadConfiguration {
@@ -31,4 +34,5 @@ public class OverloadConfiguration {
     BackendCallLimitFilter backendCallLimitFilter(OverloadProperties properties, Rejections overloadRejections) {
         return new BackendCallLimitFilter(properties.getMaxConcurrentBackendCalls(), overloadRejections);
     }
+
 }

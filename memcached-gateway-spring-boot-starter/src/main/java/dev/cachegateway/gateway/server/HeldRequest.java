@@ -8,7 +8,10 @@ import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpRequest;
 
-/** A request held back until its body is complete, with its body so far, no larger than a limit. */
+/**
+ * A request held back until its body is complete, with its body so far, no larger than a
+ * limit.
+ */
 final class HeldRequest {
 
     private final HttpRequest request;
@@ -23,7 +26,10 @@ final class HeldRequest {
         this.maxBodySize = maxBodySize;
     }
 
-    /** Adds a part of the body, and takes it over; false if the body would then be larger than the limit. */
+    /**
+     * Adds a part of the body, and takes it over; false if the body would then be larger
+     * than the limit.
+     */
     boolean add(HttpContent part) {
         try {
             if (body.readableBytes() + (long) part.content().readableBytes() > maxBodySize) {
@@ -38,8 +44,9 @@ final class HeldRequest {
     }
 
     /**
-     * Lets the request on, framed by a Content-Length, and its body as its one last part. Trailers are not passed
-     * on: the gateway forwards none, and a length in them must not count.
+     * Lets the request on, framed by a Content-Length, and its body as its one last part.
+     * Trailers are not passed on: the gateway forwards none, and a length in them must
+     * not count.
      */
     void forward(ChannelHandlerContext ctx) {
         request.headers().remove(HttpHeaderNames.TRANSFER_ENCODING);
@@ -53,4 +60,5 @@ final class HeldRequest {
         body.release();
         return request;
     }
+
 }

@@ -13,9 +13,10 @@ import org.springframework.web.server.WebFilter;
 import org.springframework.web.server.WebFilterChain;
 
 /**
- * Keeps the connection of an HTTP/1.0 client that asks for keep-alive (ab -k, health checkers, old proxies). An
- * HTTP/1.0 connection is persistent only if the answer says {@code Connection: keep-alive}; without it Reactor Netty
- * either closes after every answer or, on a proxied answer, keeps the connection open while the client waits for it
+ * Keeps the connection of an HTTP/1.0 client that asks for keep-alive (ab -k, health
+ * checkers, old proxies). An HTTP/1.0 connection is persistent only if the answer says
+ * {@code Connection: keep-alive}; without it Reactor Netty either closes after every
+ * answer or, on a proxied answer, keeps the connection open while the client waits for it
  * to close.
  */
 class Http10KeepAliveFilter implements WebFilter, Ordered {
@@ -41,4 +42,5 @@ class Http10KeepAliveFilter implements WebFilter, Ordered {
     public int getOrder() {
         return Ordered.HIGHEST_PRECEDENCE;
     }
+
 }

@@ -11,10 +11,12 @@ import io.netty.handler.codec.http.HttpVersion;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Why a request was refused before it reached any route, and the answer that says so: JSON of the shape of the
- * gateway's other errors ({@code status}, {@code error}) and the reason, which names no internals.
+ * Why a request was refused before it reached any route, and the answer that says so:
+ * JSON of the shape of the gateway's other errors ({@code status}, {@code error}) and the
+ * reason, which names no internals.
  *
- * @param status the status to answer, or null to keep the one Reactor Netty chose (431 for headers too large)
+ * @param status the status to answer, or null to keep the one Reactor Netty chose (431
+ * for headers too large)
  * @param reason one sentence for the client
  */
 record Rejection(@Nullable HttpResponseStatus status, String reason) {
@@ -27,8 +29,8 @@ record Rejection(@Nullable HttpResponseStatus status, String reason) {
 
     FullHttpResponse answer(HttpResponseStatus chosen, HttpVersion version) {
         HttpResponseStatus answered = status != null ? status : chosen;
-        String json = "{\"status\":" + answered.code() + ",\"error\":\"" + answered.reasonPhrase()
-                + "\",\"message\":\"" + reason + "\"}";
+        String json = "{\"status\":" + answered.code() + ",\"error\":\"" + answered.reasonPhrase() + "\",\"message\":\""
+                + reason + "\"}";
         byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
         FullHttpResponse answer = new DefaultFullHttpResponse(version, answered, Unpooled.wrappedBuffer(bytes));
         answer.headers().set(HttpHeaderNames.CONTENT_TYPE, "application/json");

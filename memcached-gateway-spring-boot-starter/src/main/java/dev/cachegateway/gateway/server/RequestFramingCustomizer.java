@@ -7,7 +7,10 @@ import reactor.netty.http.server.HttpServer;
 
 import org.springframework.boot.reactor.netty.NettyServerCustomizer;
 
-/** Puts a {@link RequestFramingGuard} behind the HTTP/1.1 decoder of every connection the gateway accepts. */
+/**
+ * Puts a {@link RequestFramingGuard} behind the HTTP/1.1 decoder of every connection the
+ * gateway accepts.
+ */
 class RequestFramingCustomizer implements NettyServerCustomizer {
 
     private final long maxBodySize;
@@ -26,4 +29,5 @@ class RequestFramingCustomizer implements NettyServerCustomizer {
             }
         });
     }
+
 }

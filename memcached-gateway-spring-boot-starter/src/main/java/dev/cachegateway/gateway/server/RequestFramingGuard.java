@@ -19,15 +19,18 @@ import io.netty.util.ReferenceCountUtil;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Sits right behind the server's HTTP decoder and lets a request on only once it is sure where the request ends.
- * One whose length is ambiguous ({@link FramingRules}) is refused there, and so is one whose body turns out
- * malformed or too large: a request with a body is held until its body is complete, so that a bad chunk can never
- * reach a backend after the request's start already has. The body goes on with a Content-Length, as one piece.
+ * Sits right behind the server's HTTP decoder and lets a request on only once it is sure
+ * where the request ends. One whose length is ambiguous ({@link FramingRules}) is refused
+ * there, and so is one whose body turns out malformed or too large: a request with a body
+ * is held until its body is complete, so that a bad chunk can never reach a backend after
+ * the request's start already has. The body goes on with a Content-Length, as one piece.
  * A request without a body passes at once.
  *
- * <p>A refusal marks the request as one the decoder failed on, so that Reactor Netty answers it in turn, after
- * any answers still owed on the connection, with {@code Connection: close}, and closes; this guard gives that answer
- * its JSON body and drops everything the connection sends after it.
+ * <p>
+ * A refusal marks the request as one the decoder failed on, so that Reactor Netty answers
+ * it in turn, after any answers still owed on the connection, with
+ * {@code Connection: close}, and closes; this guard gives that answer its JSON body and
+ * drops everything the connection sends after it.
  */
 final class RequestFramingGuard extends ChannelDuplexHandler {
 
@@ -80,7 +83,8 @@ final class RequestFramingGuard extends ChannelDuplexHandler {
         else {
             held = new HeldRequest(request, ctx.alloc(), maxBodySize);
             if (HttpUtil.is100ContinueExpected(request)) {
-                // Reactor Netty would say 100 Continue only once the request reached it, after its body.
+                // Reactor Netty would say 100 Continue only once the request reached it,
+                // after its body.
                 request.headers().remove(HttpHeaderNames.EXPECT);
                 ctx.writeAndFlush(new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.CONTINUE,
                         Unpooled.EMPTY_BUFFER));
@@ -92,8 +96,8 @@ final class RequestFramingGuard extends ChannelDuplexHandler {
         if (content.decoderResult().isFailure()) {
             content.release();
             held = null;
-            refuse(ctx, request.discard(), new Rejection(HttpResponseStatus.BAD_REQUEST,
-                    "The chunked body is malformed"));
+            refuse(ctx, request.discard(),
+                    new Rejection(HttpResponseStatus.BAD_REQUEST, "The chunked body is malformed"));
         }
         else if (!request.add(content)) {
             held = null;
@@ -114,7 +118,8 @@ final class RequestFramingGuard extends ChannelDuplexHandler {
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) {
         if (held != null && !ctx.channel().config().isAutoRead()) {
-            // Nothing downstream has seen the request yet, so nothing else asks for the rest of its body.
+            // Nothing downstream has seen the request yet, so nothing else asks for the
+            // rest of its body.
             ctx.read();
         }
         ctx.fireChannelReadComplete();
@@ -125,7 +130,8 @@ final class RequestFramingGuard extends ChannelDuplexHandler {
         Rejection why = rejection;
         if (why != null && msg instanceof FullHttpResponse answer && answer.status().code() >= 400
                 && !answer.content().isReadable() && !HttpUtil.isKeepAlive(answer)) {
-            // Reactor Netty's answer to a request it was told the decoder failed on: the same, with a body.
+            // Reactor Netty's answer to a request it was told the decoder failed on: the
+            // same, with a body.
             FullHttpResponse json = why.answer(answer.status(), answer.protocolVersion());
             json.headers().set(HttpHeaderNames.CONNECTION, "close");
             answer.release();
@@ -142,4 +148,5 @@ final class RequestFramingGuard extends ChannelDuplexHandler {
             held = null;
         }
     }
+
 }

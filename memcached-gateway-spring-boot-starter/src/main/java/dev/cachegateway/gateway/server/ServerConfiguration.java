@@ -6,8 +6,8 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * What the gateway's own HTTP server does before any route: HTTP/1.0 keep-alive, always, and the request framing
- * guard where {@code memcached.request.framing-guard} is true.
+ * What the gateway's own HTTP server does before any route: HTTP/1.0 keep-alive, always,
+ * and the request framing guard where {@code memcached.request.framing-guard} is true.
  */
 @Configuration(proxyBeanMethods = false)
 public class ServerConfiguration {
@@ -24,4 +24,5 @@ public class ServerConfiguration {
     Http10KeepAliveFilter http10KeepAliveFilter() {
         return new Http10KeepAliveFilter();
     }
+
 }

@@ -11,8 +11,9 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * Stops startup on a property under {@code memcached.} that nothing binds, once every properties bean exists. Only
- * that root, which the starter owns: an application's own properties elsewhere are none of its business.
+ * Stops startup on a property under {@code memcached.} that nothing binds, once every
+ * properties bean exists. Only that root, which the starter owns: an application's own
+ * properties elsewhere are none of its business.
  */
 @Configuration(proxyBeanMethods = false)
 public class SettingsCheckConfiguration {
@@ -33,4 +34,5 @@ public class SettingsCheckConfiguration {
             new UnknownPropertiesCheck(ROOT, beans).check(context.getEnvironment());
         };
     }
+
 }

@@ -20,11 +20,14 @@ import org.springframework.core.env.Environment;
 import org.springframework.core.env.SystemEnvironmentPropertySource;
 
 /**
- * Refuses a property under a root such as {@code memcached} that no {@code @ConfigurationProperties} class binds.
- * Spring Boot's own check ({@code ignoreUnknownFields = false}) works per class, and the gateway's classes share
- * the root ({@code memcached}, {@code memcached.cache}, {@code memcached.cache.near-cache}), so each would refuse
- * the others' properties. Kubernetes' service links ({@code MEMCACHED_PORT}, {@code MEMCACHED_SERVICE_HOST}, ...),
- * which a Service named memcached puts into every pod's environment, are let through.
+ * Refuses a property under a root such as {@code memcached} that no
+ * {@code @ConfigurationProperties} class binds. Spring Boot's own check
+ * ({@code ignoreUnknownFields = false}) works per class, and the gateway's classes share
+ * the root ({@code memcached}, {@code memcached.cache},
+ * {@code memcached.cache.near-cache}), so each would refuse the others' properties.
+ * Kubernetes' service links ({@code MEMCACHED_PORT}, {@code MEMCACHED_SERVICE_HOST},
+ * ...), which a Service named memcached puts into every pod's environment, are let
+ * through.
  */
 public final class UnknownPropertiesCheck {
 
@@ -43,20 +46,23 @@ public final class UnknownPropertiesCheck {
         beans.forEach((prefix, bean) -> collect(ConfigurationPropertyName.of(prefix), bean.getClass()));
     }
 
-    /** Fails on the first property under the root that nothing binds, naming it and where it was set. */
+    /**
+     * Fails on the first property under the root that nothing binds, naming it and where
+     * it was set.
+     */
     public void check(Environment environment) {
         for (ConfigurationPropertySource source : ConfigurationPropertySources.get(environment)) {
             if (!(source instanceof IterableConfigurationPropertySource iterable)) {
                 continue;
             }
             boolean environmentVariables = source.getUnderlyingSource() instanceof SystemEnvironmentPropertySource;
-            iterable.filter(root::isAncestorOf).stream()
-                    .filter(name -> environmentVariables ? !isKnownVariable(name) && !isServiceLink(name)
-                            : !isKnown(name))
-                    .findFirst()
-                    .ifPresent(name -> {
-                        throw new UnknownSettingException(describe(source, name), knownNames());
-                    });
+            iterable.filter(root::isAncestorOf)
+                .stream()
+                .filter(name -> environmentVariables ? !isKnownVariable(name) && !isServiceLink(name) : !isKnown(name))
+                .findFirst()
+                .ifPresent(name -> {
+                    throw new UnknownSettingException(describe(source, name), knownNames());
+                });
         }
     }
 
@@ -67,7 +73,8 @@ public final class UnknownPropertiesCheck {
             }
             ConfigurationPropertyName name = prefix.append(DataObjectPropertyName.toDashedForm(property.getName()));
             Class<?> valueType = property.getPropertyType();
-            // A nested group of the gateway's own (circuit-breaker, say) is walked into; anything else is a value.
+            // A nested group of the gateway's own (circuit-breaker, say) is walked into;
+            // anything else is a value.
             if (valueType.getName().startsWith(OWN_PACKAGE) && !valueType.isEnum()) {
                 collect(name, valueType);
             }
@@ -83,9 +90,10 @@ public final class UnknownPropertiesCheck {
     }
 
     /*
-     * An environment variable's name says nothing of where a property's name had dashes: MEMCACHED_CACHE_STALE_IF_ERROR
-     * lists as memcached.cache.stale.if.error. So it is compared with the known names as letters and digits alone,
-     * and one that starts with a value's name (MEMCACHED_SERVERS_0) is an element of it.
+     * An environment variable's name says nothing of where a property's name had dashes:
+     * MEMCACHED_CACHE_STALE_IF_ERROR lists as memcached.cache.stale.if.error. So it is
+     * compared with the known names as letters and digits alone, and one that starts with
+     * a value's name (MEMCACHED_SERVERS_0) is an element of it.
      */
     private boolean isKnownVariable(ConfigurationPropertyName name) {
         String variable = lettersAndDigits(name);
@@ -96,7 +104,8 @@ public final class UnknownPropertiesCheck {
         return name.toString().toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]", "");
     }
 
-    // <SERVICE>_PORT..., <SERVICE>_SERVICE_HOST and _SERVICE_PORT...: what Kubernetes adds for a Service.
+    // <SERVICE>_PORT..., <SERVICE>_SERVICE_HOST and _SERVICE_PORT...: what Kubernetes
+    // adds for a Service.
     private boolean isServiceLink(ConfigurationPropertyName name) {
         String first = name.getElement(root.getNumberOfElements(), ConfigurationPropertyName.Form.UNIFORM);
         return first.equals("port") || first.equals("service");
@@ -109,7 +118,10 @@ public final class UnknownPropertiesCheck {
     }
 
     private String knownNames() {
-        return known.stream().map(ConfigurationPropertyName::toString)
-                .collect(Collectors.toCollection(TreeSet::new)).toString();
+        return known.stream()
+            .map(ConfigurationPropertyName::toString)
+            .collect(Collectors.toCollection(TreeSet::new))
+            .toString();
     }
+
 }

@@ -1,8 +1,9 @@
 package dev.cachegateway.gateway.settings;
 
 /**
- * A setting the gateway does not know, most often a misspelt one. Startup stops on it: a misspelt setting would
- * otherwise be ignored, and the route or client would run with its default without a word.
+ * A setting the gateway does not know, most often a misspelt one. Startup stops on it: a
+ * misspelt setting would otherwise be ignored, and the route or client would run with its
+ * default without a word.
  */
 public class UnknownSettingException extends IllegalStateException {
 
@@ -27,4 +28,5 @@ public class UnknownSettingException extends IllegalStateException {
     public String known() {
         return known;
     }
+
 }

@@ -1,5 +1,6 @@
 /**
- * Checks of the gateway's settings at startup, so that a misspelt one is an error rather than a default.
+ * Checks of the gateway's settings at startup, so that a misspelt one is an error rather
+ * than a default.
  */
 @NullMarked
 package dev.cachegateway.gateway.settings;

@@ -20,16 +20,20 @@ import org.springframework.context.ApplicationContext;
 import org.springframework.core.env.Environment;
 
 /**
- * Warms the gateway up before its readiness says UP: Spring Boot marks an application ready only once its runners
- * have returned, and this one returns when the warm-up is over. A cold JVM serves its first real requests at a tenth
- * of its speed, while the JIT compiler works; an autoscaler adds a replica exactly when that hurts. A warm-up that
+ * Warms the gateway up before its readiness says UP: Spring Boot marks an application
+ * ready only once its runners have returned, and this one returns when the warm-up is
+ * over. A cold JVM serves its first real requests at a tenth of its speed, while the JIT
+ * compiler works; an autoscaler adds a replica exactly when that hurts. A warm-up that
  * fails or overruns only says so: the gateway starts anyway.
  */
 final class WarmUp implements ApplicationRunner {
 
     private static final Logger log = LoggerFactory.getLogger(WarmUp.class);
 
-    /** How long the gateway may take to list or drop the warm-up routes, and to finish the last requests. */
+    /**
+     * How long the gateway may take to list or drop the warm-up routes, and to finish the
+     * last requests.
+     */
     private static final Duration GRACE = Duration.ofSeconds(5);
 
     private static final Duration POLL = Duration.ofMillis(10);
@@ -42,8 +46,7 @@ final class WarmUp implements ApplicationRunner {
 
     private final ApplicationContext context;
 
-    WarmUp(WarmUpProperties properties, WarmUpRoutes routes, RouteLocator gatewayRoutes,
-            ApplicationContext context) {
+    WarmUp(WarmUpProperties properties, WarmUpRoutes routes, RouteLocator gatewayRoutes, ApplicationContext context) {
         this.properties = properties;
         this.routes = routes;
         this.gatewayRoutes = gatewayRoutes;
@@ -71,8 +74,9 @@ final class WarmUp implements ApplicationRunner {
         try (WarmUpBackend backend = WarmUpBackend.start()) {
             routes.open(backend.uri(), token);
             refreshRoutes(true);
-            Map<String, Long> answers = WarmUpTraffic.send(gateway.get(), token, duration,
-                    Math.max(1, properties.getConcurrency())).block(duration.plus(GRACE));
+            Map<String, Long> answers = WarmUpTraffic
+                .send(gateway.get(), token, duration, Math.max(1, properties.getConcurrency()))
+                .block(duration.plus(GRACE));
             log.info("Warmed up for {} ms before saying ready: {}", duration.toMillis(), answers);
         }
         catch (RuntimeException ex) {
@@ -90,12 +94,16 @@ final class WarmUp implements ApplicationRunner {
         }
     }
 
-    /** Has the gateway reload its routes, and waits until the warm-up's are listed or gone. */
+    /**
+     * Has the gateway reload its routes, and waits until the warm-up's are listed or
+     * gone.
+     */
     private void refreshRoutes(boolean listed) {
         context.publishEvent(new RefreshRoutesEvent(this));
         long deadline = System.nanoTime() + GRACE.toNanos();
         while (Boolean.TRUE.equals(gatewayRoutes.getRoutes()
-                .any(route -> route.getId().startsWith(WarmUpRoutes.ID_PREFIX)).block()) != listed) {
+            .any(route -> route.getId().startsWith(WarmUpRoutes.ID_PREFIX))
+            .block()) != listed) {
             if (System.nanoTime() > deadline) {
                 throw new IllegalStateException("the gateway did not " + (listed ? "list" : "drop")
                         + " the warm-up routes within " + GRACE.toSeconds() + " s");
@@ -104,7 +112,10 @@ final class WarmUp implements ApplicationRunner {
         }
     }
 
-    /** The gateway's own HTTP address, over the loopback interface unless it listens on one address only. */
+    /**
+     * The gateway's own HTTP address, over the loopback interface unless it listens on
+     * one address only.
+     */
     private Optional<URI> gatewayAddress() {
         Environment environment = context.getEnvironment();
         if (!(context instanceof WebServerApplicationContext web) || web.getWebServer() == null
@@ -117,4 +128,5 @@ final class WarmUp implements ApplicationRunner {
                 : address.contains(":") ? "[" + address + "]" : address;
         return Optional.of(URI.create("http://" + host + ":" + web.getWebServer().getPort()));
     }
+
 }

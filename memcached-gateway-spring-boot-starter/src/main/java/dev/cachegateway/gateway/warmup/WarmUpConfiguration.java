@@ -9,7 +9,10 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-/** The warm-up before readiness; with memcached.warm-up.duration at 0 (the default) it lists no route and sends nothing. */
+/**
+ * The warm-up before readiness; with memcached.warm-up.duration at 0 (the default) it
+ * lists no route and sends nothing.
+ */
 @Configuration(proxyBeanMethods = false)
 public class WarmUpConfiguration {
 
@@ -25,4 +28,5 @@ public class WarmUpConfiguration {
             ApplicationContext context) {
         return new WarmUp(properties, warmUpRoutes, routeLocator, context);
     }
+
 }

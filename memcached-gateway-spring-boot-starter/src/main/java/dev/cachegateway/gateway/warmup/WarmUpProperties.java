@@ -8,19 +8,23 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 @ConfigurationProperties("memcached.warm-up")
 public class WarmUpProperties {
 
-    /** How long the gateway sends itself requests before it says it is ready; 0 (the default) is off. */
+    /**
+     * How long the gateway sends itself requests before it says it is ready; 0 (the
+     * default) is off.
+     */
     private Duration duration = Duration.ZERO;
 
     /**
-     * How soon after the JVM started the gateway should say ready, at the latest; 0 (the default) sets no bound. A
-     * start-up that took longer than usual leaves the warm-up less of it, so that readiness still comes about on
-     * time; one that took all of it skips the warm-up.
+     * How soon after the JVM started the gateway should say ready, at the latest; 0 (the
+     * default) sets no bound. A start-up that took longer than usual leaves the warm-up
+     * less of it, so that readiness still comes about on time; one that took all of it
+     * skips the warm-up.
      */
     private Duration readyWithin = Duration.ZERO;
 
     /**
-     * How many of those requests are in flight at once. Few: the JIT compiler needs most of the CPU, and what it
-     * compiles depends on which paths run, not on how often.
+     * How many of those requests are in flight at once. Few: the JIT compiler needs most
+     * of the CPU, and what it compiles depends on which paths run, not on how often.
      */
     private int concurrency = 4;
 
@@ -33,8 +37,8 @@ public class WarmUpProperties {
     }
 
     /**
-     * How long to warm up, the JVM having been up for {@code uptime}: the duration, cut to what is left of
-     * {@code ready-within}.
+     * How long to warm up, the JVM having been up for {@code uptime}: the duration, cut
+     * to what is left of {@code ready-within}.
      */
     Duration lengthAfter(Duration uptime) {
         if (readyWithin.isZero() || readyWithin.isNegative()) {
@@ -59,4 +63,5 @@ public class WarmUpProperties {
     public void setConcurrency(int concurrency) {
         this.concurrency = concurrency;
     }
+
 }

@@ -17,15 +17,15 @@ import org.springframework.cloud.gateway.filter.GlobalFilter;
 import org.springframework.context.annotation.Bean;
 
 /**
- * Hits of the routes in application.yml are answered before the gateway routes them. {@link SyncPredicates} reads
- * Spring Cloud Gateway's predicates by reflection; if an upgrade renames what it reads, hits still work, but through
- * routing, and this test is what says so: a global filter sees every request that is routed.
+ * Hits of the routes in application.yml are answered before the gateway routes them.
+ * {@link SyncPredicates} reads Spring Cloud Gateway's predicates by reflection; if an
+ * upgrade renames what it reads, hits still work, but through routing, and this test is
+ * what says so: a global filter sees every request that is routed.
  */
 class EarlyHitFilterTests extends CacheIntegrationTest {
 
-    private static final byte[] COMMENT =
-            "{\"id\":2,\"user_id\":\"paul\",\"body\":\"this is a test comment to see how this thing works.\"}"
-                    .getBytes(StandardCharsets.UTF_8);
+    private static final byte[] COMMENT = "{\"id\":2,\"user_id\":\"paul\",\"body\":\"this is a test comment to see how this thing works.\"}"
+        .getBytes(StandardCharsets.UTF_8);
 
     @Autowired
     private AtomicInteger routedRequests;
@@ -42,10 +42,15 @@ class EarlyHitFilterTests extends CacheIntegrationTest {
         // Routes load after startup, and so do the early filter's candidates.
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
             routedRequests.set(0);
-            client.get().uri("/api/v1/comments/1").exchange()
-                    .expectStatus().isOk()
-                    .expectHeader().valueEquals("X-Cache", "HIT")
-                    .expectBody(byte[].class).isEqualTo(COMMENT);
+            client.get()
+                .uri("/api/v1/comments/1")
+                .exchange()
+                .expectStatus()
+                .isOk()
+                .expectHeader()
+                .valueEquals("X-Cache", "HIT")
+                .expectBody(byte[].class)
+                .isEqualTo(COMMENT);
             assertThat(routedRequests.get()).as("requests that went through routing").isZero();
         });
         assertThat(backend.totalCalls()).isZero();
@@ -53,18 +58,26 @@ class EarlyHitFilterTests extends CacheIntegrationTest {
 
     @Test
     void routesAMissOfTheSameRoute() {
-        client.get().uri("/api/v1/comments/2").exchange()
-                .expectStatus().isOk()
-                .expectHeader().valueEquals("X-Cache", "MISS");
+        client.get()
+            .uri("/api/v1/comments/2")
+            .exchange()
+            .expectStatus()
+            .isOk()
+            .expectHeader()
+            .valueEquals("X-Cache", "MISS");
 
         assertThat(routedRequests.get()).isEqualTo(1);
     }
 
     @Test
     void routesARouteWithoutTheCache() {
-        client.get().uri("/api/v1/comments/1/no_cache").exchange()
-                .expectStatus().isOk()
-                .expectHeader().doesNotExist("X-Cache");
+        client.get()
+            .uri("/api/v1/comments/1/no_cache")
+            .exchange()
+            .expectStatus()
+            .isOk()
+            .expectHeader()
+            .doesNotExist("X-Cache");
 
         assertThat(routedRequests.get()).isEqualTo(1);
     }
@@ -84,5 +97,7 @@ class EarlyHitFilterTests extends CacheIntegrationTest {
                 return chain.filter(exchange);
             };
         }
+
     }
+
 }

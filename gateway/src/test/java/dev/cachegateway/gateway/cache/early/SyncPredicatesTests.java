@@ -14,21 +14,21 @@ import org.springframework.mock.web.server.MockServerWebExchange;
 import org.springframework.web.server.ServerWebExchange;
 
 /**
- * Route predicates read at once: plain ones and their and/or/negate joins, as the gateway builds routes from
- * configuration, and nothing that would have to be subscribed to.
+ * Route predicates read at once: plain ones and their and/or/negate joins, as the gateway
+ * builds routes from configuration, and nothing that would have to be subscribed to.
  */
 class SyncPredicatesTests {
 
-    static final AsyncPredicate<ServerWebExchange> API =
-            AsyncPredicate.from(exchange -> exchange.getRequest().getPath().value().startsWith("/api/"));
+    static final AsyncPredicate<ServerWebExchange> API = AsyncPredicate
+        .from(exchange -> exchange.getRequest().getPath().value().startsWith("/api/"));
 
-    static final AsyncPredicate<ServerWebExchange> NO_CACHE =
-            AsyncPredicate.from(exchange -> exchange.getRequest().getPath().value().endsWith("/no_cache"));
+    static final AsyncPredicate<ServerWebExchange> NO_CACHE = AsyncPredicate
+        .from(exchange -> exchange.getRequest().getPath().value().endsWith("/no_cache"));
 
     @Test
     void readsJoinedPlainPredicatesAsTheGatewayWould() {
-        Predicate<ServerWebExchange> test =
-                SyncPredicates.of(API.and(NO_CACHE.negate()).or(NO_CACHE.and(API))).orElseThrow();
+        Predicate<ServerWebExchange> test = SyncPredicates.of(API.and(NO_CACHE.negate()).or(NO_CACHE.and(API)))
+            .orElseThrow();
 
         assertThat(test).isNotNull();
         assertThat(test.test(get("/api/v1/comments/1"))).isTrue();
@@ -47,4 +47,5 @@ class SyncPredicatesTests {
     private static ServerWebExchange get(String path) {
         return MockServerWebExchange.from(MockServerHttpRequest.get(path));
     }
+
 }

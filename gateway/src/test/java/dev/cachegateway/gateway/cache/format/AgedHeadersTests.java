@@ -52,4 +52,5 @@ class AgedHeadersTests {
 
         assertThatThrownBy(() -> headers.set(HttpHeaders.AGE, "5")).isInstanceOf(UnsupportedOperationException.class);
     }
+
 }

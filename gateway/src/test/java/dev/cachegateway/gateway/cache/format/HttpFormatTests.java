@@ -49,8 +49,7 @@ class HttpFormatTests {
         headers.add("X-Kept", "3");
 
         assertThat(stored(format, headers)).contains("Content-Type: application/json\r\n", "X-Kept: 3\r\n")
-                .doesNotContain("Set-Cookie", "Transfer-Encoding", "Connection", "X-Hop", "X-Internal",
-                        "Content-Length");
+            .doesNotContain("Set-Cookie", "Transfer-Encoding", "Connection", "X-Hop", "X-Internal", "Content-Length");
     }
 
     @Test
@@ -70,8 +69,7 @@ class HttpFormatTests {
         theirs.setDate(NOW - 5000);
 
         assertThat(stored(format, ours)).doesNotContain("ETag").contains("Date: ");
-        assertThat(stored(format, theirs)).contains("ETag: \"v1\"\r\n")
-                .containsOnlyOnce("Date: ");
+        assertThat(stored(format, theirs)).contains("ETag: \"v1\"\r\n").containsOnlyOnce("Date: ");
     }
 
     @Test
@@ -91,8 +89,10 @@ class HttpFormatTests {
         assertThat(hit.age().fresh()).isTrue();
     }
 
-    // RFC 9111 4.2.3: stored at the time of its receipt, an answer is as old as the larger of its Age and the time
-    // since its Date, not their sum; then it ages with the time it is held. With max-age=130 it is fresh when stored
+    // RFC 9111 4.2.3: stored at the time of its receipt, an answer is as old as the
+    // larger of its Age and the time
+    // since its Date, not their sum; then it ages with the time it is held. With
+    // max-age=130 it is fresh when stored
     // and stale 50 s later.
     @ParameterizedTest(name = "Date {0} s old, Age {1}: {2} s old when stored")
     @CsvSource(nullValues = "none", textBlock = """
@@ -139,4 +139,5 @@ class HttpFormatTests {
         assertThat(format.otherVariant("http:/a", captured, french)).get().asString().startsWith("http:/a#");
         assertThat(format.isFresh(MetaItem.withoutMeta(format.encode(captured, 0, NOW)))).isTrue();
     }
+
 }

@@ -19,8 +19,10 @@ class HttpMessageTests {
 
     @Test
     void readsTheMessageSrcacheStores() {
-        CapturedResponse answer = HttpMessage.decode(bytes("HTTP/1.1 301 Moved Permanently\r\n"
-                + "Content-Type: text/html\r\nLocation: /new\r\nX-Two: a\r\nX-Two: b\r\n\r\n<a>moved</a>")).orElseThrow();
+        CapturedResponse answer = HttpMessage
+            .decode(bytes("HTTP/1.1 301 Moved Permanently\r\n"
+                    + "Content-Type: text/html\r\nLocation: /new\r\nX-Two: a\r\nX-Two: b\r\n\r\n<a>moved</a>"))
+            .orElseThrow();
 
         assertThat(answer.status()).isEqualTo(HttpStatus.MOVED_PERMANENTLY);
         assertThat(answer.headers().getFirst("Location")).isEqualTo("/new");
@@ -30,8 +32,10 @@ class HttpMessageTests {
 
     @Test
     void trimsBlanksAroundValuesAndKeepsEmptyOnesAndABodyThatLooksLikeAHead() {
-        CapturedResponse answer = HttpMessage.decode(bytes("HTTP/1.0 200\r\nX-Tab:\t a \t\r\nX-Empty:\r\n\r\n"
-                + "HTTP/1.1 500 Oops\r\nX-Not: a header\r\n\r\n")).orElseThrow();
+        CapturedResponse answer = HttpMessage
+            .decode(bytes("HTTP/1.0 200\r\nX-Tab:\t a \t\r\nX-Empty:\r\n\r\n"
+                    + "HTTP/1.1 500 Oops\r\nX-Not: a header\r\n\r\n"))
+            .orElseThrow();
 
         assertThat(answer.status()).isEqualTo(HttpStatus.OK);
         assertThat(answer.headers().toSingleValueMap()).containsOnlyKeys("X-Tab", "X-Empty");
@@ -45,12 +49,12 @@ class HttpMessageTests {
         HttpHeaders headers = new HttpHeaders();
         headers.add("Content-Type", "application/json");
         headers.add("Link", "</a>; rel=next");
-        byte[] body = {0, 13, 10, 13, 10, (byte) 0xff};
+        byte[] body = { 0, 13, 10, 13, 10, (byte) 0xff };
 
         byte[] message = HttpMessage.encode(HttpStatus.OK, headers, body);
 
         assertThat(new String(message, StandardCharsets.ISO_8859_1))
-                .startsWith("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nLink: </a>; rel=next\r\n\r\n");
+            .startsWith("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nLink: </a>; rel=next\r\n\r\n");
         CapturedResponse read = HttpMessage.decode(message).orElseThrow();
         assertThat(read.headers()).isEqualTo(headers);
         assertThat(read.body()).isEqualTo(body);
@@ -79,4 +83,5 @@ class HttpMessageTests {
         assertThat(HttpMessage.decode(bytes("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n"))).isEmpty();
         assertThat(HttpMessage.decode(bytes("GET / HTTP/1.1\r\nHost: a\r\n\r\n"))).isEmpty();
     }
+
 }

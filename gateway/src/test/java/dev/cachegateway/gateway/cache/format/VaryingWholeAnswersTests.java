@@ -12,8 +12,9 @@ import org.junit.jupiter.api.Test;
 import org.springframework.http.HttpHeaders;
 
 /**
- * An answer that varies, on an {@code http} route against a real memcached: each variant is stored apart and each
- * request gets its own, never another's; a write orphans them all.
+ * An answer that varies, on an {@code http} route against a real memcached: each variant
+ * is stored apart and each request gets its own, never another's; a write orphans them
+ * all.
  */
 class VaryingWholeAnswersTests extends CacheIntegrationTest {
 
@@ -21,14 +22,20 @@ class VaryingWholeAnswersTests extends CacheIntegrationTest {
         backend.replyByCall(path, call -> {
             String language = backend.lastRequestHeader(path, "Accept-Language");
             return Reply.json("{\"language\":\"" + language + "\"}", "public, max-age=60")
-                    .withHeader("Vary", "Accept-Language");
+                .withHeader("Vary", "Accept-Language");
         });
     }
 
     private String get(String path, String language) {
-        return new String(client.get().uri(path).header("Accept-Language", language).exchange()
-                .expectStatus().isOk()
-                .expectBody().returnResult().getResponseBody(), StandardCharsets.UTF_8);
+        return new String(client.get()
+            .uri(path)
+            .header("Accept-Language", language)
+            .exchange()
+            .expectStatus()
+            .isOk()
+            .expectBody()
+            .returnResult()
+            .getResponseBody(), StandardCharsets.UTF_8);
     }
 
     @Test
@@ -40,11 +47,17 @@ class VaryingWholeAnswersTests extends CacheIntegrationTest {
         assertThat(get("/whole/greeting", "fr")).contains("\"fr\"");
         awaitVariants("/whole/greeting", "en", "fr");
 
-        for (String language : new String[] {"en", "fr", "en", "fr"}) {
-            client.get().uri("/whole/greeting").header("Accept-Language", language).exchange()
-                    .expectHeader().valueEquals("X-Cache", "HIT")
-                    .expectHeader().doesNotExist("X-Cache-Variant")
-                    .expectBody(String.class).value(body -> assertThat(body).contains("\"" + language + "\""));
+        for (String language : new String[] { "en", "fr", "en", "fr" }) {
+            client.get()
+                .uri("/whole/greeting")
+                .header("Accept-Language", language)
+                .exchange()
+                .expectHeader()
+                .valueEquals("X-Cache", "HIT")
+                .expectHeader()
+                .doesNotExist("X-Cache-Variant")
+                .expectBody(String.class)
+                .value(body -> assertThat(body).contains("\"" + language + "\""));
         }
         assertThat(backend.calls("/whole/greeting")).isEqualTo(2);
     }
@@ -55,9 +68,13 @@ class VaryingWholeAnswersTests extends CacheIntegrationTest {
 
         get("/whole/plain", "de");
         awaitStored("http:/whole/plain");
-        client.get().uri("/whole/plain").exchange()
-                .expectHeader().valueEquals("X-Cache", "MISS")
-                .expectBody(String.class).value(body -> assertThat(body).contains("null"));
+        client.get()
+            .uri("/whole/plain")
+            .exchange()
+            .expectHeader()
+            .valueEquals("X-Cache", "MISS")
+            .expectBody(String.class)
+            .value(body -> assertThat(body).contains("null"));
     }
 
     @Test
@@ -74,11 +91,16 @@ class VaryingWholeAnswersTests extends CacheIntegrationTest {
 
         get("/whole/doc", "en");
         awaitStored("http:/whole/doc");
-        client.get().uri("/whole/doc").header("Accept-Language", "fr").exchange()
-                .expectHeader().valueEquals("X-Cache", "MISS");
+        client.get()
+            .uri("/whole/doc")
+            .header("Accept-Language", "fr")
+            .exchange()
+            .expectHeader()
+            .valueEquals("X-Cache", "MISS");
     }
 
-    // Each variant's own item, under the key made of the primary item's epoch and the language's digest.
+    // Each variant's own item, under the key made of the primary item's epoch and the
+    // language's digest.
     private void awaitVariants(String path, String... languages) {
         String primary = "http:" + path;
         HttpHeaders stored = HttpMessage.decode(awaitStored(primary).value()).orElseThrow().headers();
@@ -86,7 +108,8 @@ class VaryingWholeAnswersTests extends CacheIntegrationTest {
             HttpHeaders request = new HttpHeaders();
             request.set("Accept-Language", language);
             awaitStored(VariantKey.of(primary, Variants.epoch(stored).orElseThrow(), Variants.digest(stored, request))
-                    .orElseThrow());
+                .orElseThrow());
         }
     }
+
 }

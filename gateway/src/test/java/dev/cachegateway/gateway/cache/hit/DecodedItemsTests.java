@@ -17,7 +17,9 @@ import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.util.unit.DataSize;
 
-/** One reading per version of an item: reused only for the same bytes, flags and format. */
+/**
+ * One reading per version of an item: reused only for the same bytes, flags and format.
+ */
 class DecodedItemsTests {
 
     private final BodyFormat body = new BodyFormat(MediaType.APPLICATION_JSON, 2);
@@ -39,7 +41,8 @@ class DecodedItemsTests {
         DecodedItems items = withMaxBytes("1MB");
 
         DecodedItem first = items.read("/a", item("{\"a\":1}", 0), body).orElseThrow();
-        // Another array with the same bytes: the same version, as memcached returns it on the next lookup.
+        // Another array with the same bytes: the same version, as memcached returns it on
+        // the next lookup.
         DecodedItem again = items.read("/a", item("{\"a\":1}", 0), body).orElseThrow();
 
         assertThat(again).isSameAs(first);
@@ -95,4 +98,5 @@ class DecodedItemsTests {
         assertThat(off.size()).isZero();
         assertThat(off.read("/a", item("{}", 0), body)).isPresent();
     }
+
 }

@@ -12,7 +12,8 @@ import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
 /**
- * The near-cache's own TTL, which is all it knows of an item read from memcached, and its default: off.
+ * The near-cache's own TTL, which is all it knows of an item read from memcached, and its
+ * default: off.
  */
 class NearCacheExpiryTests {
 
@@ -27,7 +28,9 @@ class NearCacheExpiryTests {
         near.read("/a", ITEM, ItemAge.UNKNOWN);
 
         assertThat(near.get("/a")).isNotNull();
-        Awaitility.await("the near-cache TTL to pass").atMost(Duration.ofSeconds(5)).until(() -> near.get("/a") == null);
+        Awaitility.await("the near-cache TTL to pass")
+            .atMost(Duration.ofSeconds(5))
+            .until(() -> near.get("/a") == null);
     }
 
     @Test
@@ -62,7 +65,9 @@ class NearCacheExpiryTests {
 
         near.read("/d", ITEM, ItemAge.of(0, 1));
 
-        Awaitility.await("the item's freshness to pass").atMost(Duration.ofSeconds(5))
-                .until(() -> near.get("/d") == null);
+        Awaitility.await("the item's freshness to pass")
+            .atMost(Duration.ofSeconds(5))
+            .until(() -> near.get("/d") == null);
     }
+
 }

@@ -11,8 +11,9 @@ import org.junit.jupiter.api.Test;
 import org.springframework.http.HttpMethod;
 
 /**
- * RFC 9111 4.4 through the gateway, against a real memcached: a write that succeeds deletes the items of what it
- * changed before its answer leaves, so the checks need no wait.
+ * RFC 9111 4.4 through the gateway, against a real memcached: a write that succeeds
+ * deletes the items of what it changed before its answer leaves, so the checks need no
+ * wait.
  */
 class WriteInvalidationTests extends CacheIntegrationTest {
 
@@ -33,8 +34,12 @@ class WriteInvalidationTests extends CacheIntegrationTest {
         raw.set("/api/v1/comments/5", 0, 0, OLD);
         backend.reply("/api/v1/comments/5", Reply.json("{\"error\":true}", "no-store").withStatus(500));
 
-        client.method(HttpMethod.PUT).uri("/api/v1/comments/5").bodyValue("{}").exchange()
-                .expectStatus().isEqualTo(500);
+        client.method(HttpMethod.PUT)
+            .uri("/api/v1/comments/5")
+            .bodyValue("{}")
+            .exchange()
+            .expectStatus()
+            .isEqualTo(500);
 
         assertThat(raw.get("/api/v1/comments/5")).isNotNull();
     }
@@ -44,9 +49,11 @@ class WriteInvalidationTests extends CacheIntegrationTest {
         raw.set("/api/v1/comments", 0, 0, OLD);
         raw.set("/api/v1/comments/6", 0, 0, OLD);
         raw.set("/api/v1/comments/7", 0, 0, OLD);
-        backend.reply("/api/v1/comments", Reply.json("{}", "no-store").withStatus(201)
-                .withHeader("Location", "/api/v1/comments/6")
-                .withHeader("Content-Location", "http://elsewhere.example/api/v1/comments/7"));
+        backend.reply("/api/v1/comments",
+                Reply.json("{}", "no-store")
+                    .withStatus(201)
+                    .withHeader("Location", "/api/v1/comments/6")
+                    .withHeader("Content-Location", "http://elsewhere.example/api/v1/comments/7"));
 
         client.post().uri("/api/v1/comments").bodyValue("{}").exchange().expectStatus().isCreated();
 
@@ -60,9 +67,14 @@ class WriteInvalidationTests extends CacheIntegrationTest {
         raw.set("/api/v1/comments/8", 0, 0, OLD);
         backend.reply("/api/v1/comments/8", Reply.json("{}", "no-store").withStatus(204).withBody(new byte[0]));
 
-        client.delete().uri("/api/v1/comments/8").header("Authorization", "Bearer x").exchange()
-                .expectStatus().isNoContent()
-                .expectHeader().valueEquals("X-Cache", "BYPASS");
+        client.delete()
+            .uri("/api/v1/comments/8")
+            .header("Authorization", "Bearer x")
+            .exchange()
+            .expectStatus()
+            .isNoContent()
+            .expectHeader()
+            .valueEquals("X-Cache", "BYPASS");
 
         assertThat(raw.get("/api/v1/comments/8")).isNull();
     }
@@ -88,4 +100,5 @@ class WriteInvalidationTests extends CacheIntegrationTest {
         assertThat(raw.get("/api/v1/comments/9")).isNotNull();
         assertThat(raw.get("/api/v1/comments/9/no_cache")).isNotNull();
     }
+
 }

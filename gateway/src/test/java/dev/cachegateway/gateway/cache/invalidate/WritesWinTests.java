@@ -33,10 +33,11 @@ import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.http.ResponseEntity;
 
 /**
- * A write wins, on the gateway it went through and on another that shares memcached: a GET that was on its way to
- * the backend when the write came may answer the requests that joined it, but never stores its answer over the
- * write, and no request that arrives after the write's answer joins it. The GET always goes through the first
- * gateway, the write through the first or the second.
+ * A write wins, on the gateway it went through and on another that shares memcached: a
+ * GET that was on its way to the backend when the write came may answer the requests that
+ * joined it, but never stores its answer over the write, and no request that arrives
+ * after the write's answer joins it. The GET always goes through the first gateway, the
+ * write through the first or the second.
  */
 class WritesWinTests {
 
@@ -52,7 +53,8 @@ class WritesWinTests {
 
     static final HttpClient writer = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
-    // The resource's version: a write bumps it, and every answer the backend makes carries the one it read.
+    // The resource's version: a write bumps it, and every answer the backend makes
+    // carries the one it read.
     final AtomicInteger version = new AtomicInteger(1);
 
     @BeforeEach
@@ -61,7 +63,7 @@ class WritesWinTests {
     }
 
     @ParameterizedTest(name = "write through the {0} gateway")
-    @ValueSource(strings = {"same", "other"})
+    @ValueSource(strings = { "same", "other" })
     void aLeadThatBeganBeforeAWriteNeverStoresOverIt(String writeThrough) throws Exception {
         String path = "/api/v1/comments/41-" + writeThrough;
         CompletableFuture<ResponseEntity<byte[]>> lead = slowLead(path);
@@ -76,7 +78,7 @@ class WritesWinTests {
     }
 
     @ParameterizedTest(name = "write through the {0} gateway")
-    @ValueSource(strings = {"same", "other"})
+    @ValueSource(strings = { "same", "other" })
     void aRequestAfterAWriteDoesNotJoinALeadFromBeforeIt(String writeThrough) throws Exception {
         String path = "/api/v1/comments/43-" + writeThrough;
         CompletableFuture<ResponseEntity<byte[]>> lead = slowLead(path);
@@ -96,7 +98,8 @@ class WritesWinTests {
         assertThat(body(get(first, path))).isEqualTo(versioned(1));
         await().atMost(Duration.ofSeconds(10)).until(() -> storedBody(path).equals(versioned(1)));
 
-        // Paused, memcached times lookups out until the second gateway's breaker opens; the write's mark and delete
+        // Paused, memcached times lookups out until the second gateway's breaker opens;
+        // the write's mark and delete
         // then never reach memcached, and the write is answered all the same.
         DockerClient docker = pair.memcached().getDockerClient();
         docker.pauseContainerCmd(pair.memcached().getContainerId()).exec();
@@ -111,17 +114,21 @@ class WritesWinTests {
             docker.unpauseContainerCmd(pair.memcached().getContainerId()).exec();
         }
 
-        // Not until the item expires: once memcached answers, and the breaker lets the write's gateway through.
+        // Not until the item expires: once memcached answers, and the breaker lets the
+        // write's gateway through.
         await().atMost(Duration.ofSeconds(10)).until(() -> !storedBody(path).equals(versioned(1)));
         assertThat(body(get(first, path))).isEqualTo(versioned(2));
     }
 
     private static boolean breakerOpen(ConfigurableApplicationContext gateway) {
-        return gateway.getBean(CircuitBreakerRegistry.class).getAllCircuitBreakers().stream()
-                .anyMatch(breaker -> breaker.getState() == CircuitBreaker.State.OPEN);
+        return gateway.getBean(CircuitBreakerRegistry.class)
+            .getAllCircuitBreakers()
+            .stream()
+            .anyMatch(breaker -> breaker.getState() == CircuitBreaker.State.OPEN);
     }
 
-    // Through the first gateway. The first call, this GET, reads version 1 and answers 1.5 s later; every later call
+    // Through the first gateway. The first call, this GET, reads version 1 and answers
+    // 1.5 s later; every later call
     // answers the version it reads.
     private CompletableFuture<ResponseEntity<byte[]>> slowLead(String path) {
         backend.replyByCall(path, call -> {
@@ -137,7 +144,9 @@ class WritesWinTests {
         version.incrementAndGet();
         ConfigurableApplicationContext gateway = through.equals("same") ? first : second;
         HttpRequest put = HttpRequest.newBuilder(URI.create(GatewayReplicas.uri(gateway, path)))
-                .PUT(HttpRequest.BodyPublishers.ofString("{}")).timeout(Duration.ofSeconds(10)).build();
+            .PUT(HttpRequest.BodyPublishers.ofString("{}"))
+            .timeout(Duration.ofSeconds(10))
+            .build();
         assertThat(writer.send(put, HttpResponse.BodyHandlers.discarding()).statusCode()).isEqualTo(200);
     }
 
@@ -168,4 +177,5 @@ class WritesWinTests {
     private static String versioned(int version) {
         return "{\"version\":" + version + "}";
     }
+
 }

@@ -121,10 +121,11 @@ class CacheKeyTemplateTests {
     @Test
     void rejectsAnUnknownVariableAtStartUp() {
         assertThatIllegalArgumentException().isThrownBy(() -> CacheKeyTemplate.parse("$uri$host"))
-                .withMessageContaining("$host");
+            .withMessageContaining("$host");
     }
 
     private static String pathOfBytes(int bytes) {
         return "/" + "k".repeat(bytes - 1);
     }
+
 }

@@ -21,4 +21,5 @@ class WriteMarkKeyTests {
         assertThat(MemcachedLimits.fitsKeyLength(WriteMarkKey.of(longest))).isTrue();
         assertThat(WriteMarkKey.of(longest)).isEqualTo(WriteMarkKey.of(longest));
     }
+
 }

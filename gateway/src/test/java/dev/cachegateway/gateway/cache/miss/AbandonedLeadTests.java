@@ -29,9 +29,10 @@ import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.http.ResponseEntity;
 
 /**
- * A leading miss whose client goes away before the backend answers still finishes its fetch and stores the answer,
- * as Varnish does: the requests that joined it get its answer, and the same key asked again, through this gateway or
- * another, costs no second backend call.
+ * A leading miss whose client goes away before the backend answers still finishes its
+ * fetch and stores the answer, as Varnish does: the requests that joined it get its
+ * answer, and the same key asked again, through this gateway or another, costs no second
+ * backend call.
  */
 class AbandonedLeadTests {
 
@@ -53,7 +54,7 @@ class AbandonedLeadTests {
     }
 
     @ParameterizedTest(name = "the client leaves after {0} ms")
-    @ValueSource(ints = {20, 50, 300})
+    @ValueSource(ints = { 20, 50, 300 })
     void aLeadWhoseClientLeftStoresItsAnswerForTheOtherGateway(int leavesAfter) throws Exception {
         String path = "/api/v1/comments/abandoned-" + leavesAfter;
         backend.reply(path, Reply.json(RecordingBackend.bodyFor(path), "public, max-age=60").after(BACKEND_DELAY));
@@ -66,13 +67,14 @@ class AbandonedLeadTests {
     }
 
     @ParameterizedTest(name = "the client leaves after {0} ms")
-    @ValueSource(ints = {20, 300})
+    @ValueSource(ints = { 20, 300 })
     void aLeadWhoseClientLeftStoresItsAnswerForItsOwnGateway(int leavesAfter) throws Exception {
         String path = "/api/v1/comments/abandoned-own-" + leavesAfter;
         backend.reply(path, Reply.json(RecordingBackend.bodyFor(path), "public, max-age=60").after(BACKEND_DELAY));
 
         leaveAfter(first, path, Duration.ofMillis(leavesAfter));
-        // After the backend answered: the answer is in memcached, not only shared with requests that waited.
+        // After the backend answered: the answer is in memcached, not only shared with
+        // requests that waited.
         await().atMost(Duration.ofSeconds(10)).until(() -> stored(path));
         ResponseEntity<byte[]> next = gets.get(GatewayReplicas.uri(first, path)).block(Duration.ofSeconds(15));
 
@@ -90,8 +92,9 @@ class AbandonedLeadTests {
         List<ResponseEntity<byte[]>> joined = gets.getAll(5, i -> GatewayReplicas.uri(first, path));
         leader.get(10, TimeUnit.SECONDS);
 
-        assertThat(joined).hasSize(5).allSatisfy(answer -> assertThat(new String(answer.getBody(),
-                StandardCharsets.UTF_8)).isEqualTo(RecordingBackend.bodyFor(path)));
+        assertThat(joined).hasSize(5)
+            .allSatisfy(answer -> assertThat(new String(answer.getBody(), StandardCharsets.UTF_8))
+                .isEqualTo(RecordingBackend.bodyFor(path)));
         assertThat(backend.calls(path)).isEqualTo(1);
     }
 
@@ -104,7 +107,8 @@ class AbandonedLeadTests {
         }
     }
 
-    // Sends the GET, waits until the backend has it, then a while longer, and closes the connection unanswered.
+    // Sends the GET, waits until the backend has it, then a while longer, and closes the
+    // connection unanswered.
     private static void leaveAfter(ConfigurableApplicationContext gateway, String path, Duration wait)
             throws IOException, InterruptedException {
         try (Socket socket = new Socket("localhost", URI.create(GatewayReplicas.uri(gateway, "")).getPort())) {
@@ -120,4 +124,5 @@ class AbandonedLeadTests {
             return raw.get(path) != null;
         }
     }
+
 }

@@ -80,17 +80,18 @@ class FencedStoreTests {
         CapturedResponse answer = new CapturedResponse(HttpStatus.OK, headers, "{}".getBytes(StandardCharsets.UTF_8));
 
         // As a memcached that takes two seconds over the checks before the store.
-        store.store("/aged", answer, new StoreDecision(null, 60, 0), fence,
-                new Waiters() {
+        store.store("/aged", answer, new StoreDecision(null, 60, 0), fence, new Waiters() {
 
-                    @Override
-                    public Mono<Boolean> storing() {
-                        return Mono.delay(Duration.ofMillis(2200)).thenReturn(true);
-                    }
-                }, askedAt);
+            @Override
+            public Mono<Boolean> storing() {
+                return Mono.delay(Duration.ofMillis(2200)).thenReturn(true);
+            }
+        }, askedAt);
 
-        // Asked in the same second as its Date: the Date tells none of its Age, so all 5 s are kept. Aged from the
-        // store instead, 2 s would be taken off, and every hit would say the answer is 2 s younger than it is.
+        // Asked in the same second as its Date: the Date tells none of its Age, so all 5
+        // s are kept. Aged from the
+        // store instead, 2 s would be taken off, and every hit would say the answer is 2
+        // s younger than it is.
         String stored = new String(raw.await("/aged").value(), StandardCharsets.ISO_8859_1);
         assertThat(stored).contains("\r\nAge: 5\r\n");
     }
@@ -112,7 +113,8 @@ class FencedStoreTests {
             Queue<String> events = new ConcurrentLinkedQueue<>();
             Fence fence = fences.take("/a").block(Duration.ofSeconds(5));
 
-            // A request that went to the backend alone (its leader failed it): it holds no lock. Its last check for a
+            // A request that went to the backend alone (its leader failed it): it holds
+            // no lock. Its last check for a
             // write passes, and its store is held on its way to memcached.
             network.hold();
             store.store("/a", answer(), new StoreDecision(null, 60, 0), fence,
@@ -121,9 +123,12 @@ class FencedStoreTests {
             MockServerWebExchange write = MockServerWebExchange.from(MockServerHttpRequest.put("/a"));
             writes.onSuccess(write, CacheKeyTemplate.parse("$uri"));
             write.getResponse().setStatusCode(HttpStatus.NO_CONTENT);
-            write.getResponse().setComplete().subscribe(done -> { }, failure -> { }, () -> events.add("written"));
+            write.getResponse().setComplete().subscribe(done -> {
+            }, failure -> {
+            }, () -> events.add("written"));
 
-            // Without the store's word in the lock the write would delete now, before the store lands, and the old
+            // Without the store's word in the lock the write would delete now, before the
+            // store lands, and the old
             // answer would stay in memcached after the write was answered.
             await().pollDelay(Duration.ofMillis(300)).atMost(Duration.ofSeconds(1)).until(() -> true);
             network.release();
@@ -174,4 +179,5 @@ class FencedStoreTests {
             events.add("stored");
         }
     }
+
 }

@@ -143,7 +143,8 @@ class InFlightRequestsTests {
         Ticket leader = enter("/a");
 
         assertThat(leader.release()).isTrue();
-        // Still nothing shared: a lead ended by the wrapping doFinally must let its lock go all the same.
+        // Still nothing shared: a lead ended by the wrapping doFinally must let its lock
+        // go all the same.
         assertThat(leader.release()).isTrue();
         assertThat(enter("/a").leads()).isTrue();
     }
@@ -172,8 +173,10 @@ class InFlightRequestsTests {
         Ticket leader = enter("/a");
         Ticket joined = inFlight.follow("/a").orElseThrow();
 
-        // The lead goes on for its followers and the next lookup, but a request that has not looked memcached up
-        // may be for a variant memcached holds: it looks up rather than wait for an answer nobody is waiting on.
+        // The lead goes on for its followers and the next lookup, but a request that has
+        // not looked memcached up
+        // may be for a variant memcached holds: it looks up rather than wait for an
+        // answer nobody is waiting on.
         leader.clientLeft();
 
         assertThat(inFlight.follow("/a")).isEmpty();
@@ -210,6 +213,7 @@ class InFlightRequestsTests {
     }
 
     private static CapturedResponse answer() {
-        return new CapturedResponse(HttpStatus.OK, new HttpHeaders(), new byte[] {1});
+        return new CapturedResponse(HttpStatus.OK, new HttpHeaders(), new byte[] { 1 });
     }
+
 }

@@ -13,9 +13,10 @@ import reactor.netty.resources.LoopResources;
 import org.springframework.http.ResponseEntity;
 
 /**
- * The clients the liveness rounds run with: the JDK's HttpClient on threads of its own, Reactor Netty's HttpClient
- * on event loops of its own, and Reactor Netty's HttpClient on the global event loops the gateway's server runs on,
- * as the coalescing tests once sent their requests.
+ * The clients the liveness rounds run with: the JDK's HttpClient on threads of its own,
+ * Reactor Netty's HttpClient on event loops of its own, and Reactor Netty's HttpClient on
+ * the global event loops the gateway's server runs on, as the coalescing tests once sent
+ * their requests.
  */
 enum LivenessClient {
 
@@ -52,8 +53,8 @@ enum LivenessClient {
     abstract Client open(int connections);
 
     /** GETs of a URI with a request id, and how to let the client go. */
-    record Client(BiFunction<String, String, Mono<ResponseEntity<byte[]>>> get, Runnable release)
-            implements AutoCloseable {
+    record Client(BiFunction<String, String, Mono<ResponseEntity<byte[]>>> get,
+            Runnable release) implements AutoCloseable {
 
         Mono<ResponseEntity<byte[]>> get(String uri, String id) {
             return get.apply(uri, id);
@@ -66,9 +67,12 @@ enum LivenessClient {
     }
 
     private static Client reactorNetty(HttpClient http, Runnable close) {
-        return new Client((uri, id) -> http.headers(headers -> headers.set(RequestsSeen.HEADER, id)).get().uri(uri)
-                .responseSingle((response, body) -> body.asByteArray().defaultIfEmpty(new byte[0])
-                        .map(bytes -> entity(response, bytes))), close);
+        return new Client((uri, id) -> http.headers(headers -> headers.set(RequestsSeen.HEADER, id))
+            .get()
+            .uri(uri)
+            .responseSingle((response,
+                    body) -> body.asByteArray().defaultIfEmpty(new byte[0]).map(bytes -> entity(response, bytes))),
+                close);
     }
 
     private static ResponseEntity<byte[]> entity(HttpClientResponse response, byte[] body) {
@@ -77,4 +81,5 @@ enum LivenessClient {
         received.names().forEach(name -> headers.addAll(name, received.getAll(name)));
         return ResponseEntity.status(response.status().code()).headers(headers).body(body);
     }
+
 }

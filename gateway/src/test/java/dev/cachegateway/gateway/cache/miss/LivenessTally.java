@@ -15,16 +15,20 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.http.ResponseEntity;
 
 /**
- * What the liveness rounds of one client came to: every request answered 200 with its body within the bound, or
- * late (answered after the bound), lost (no answer at all before the client gave up) or wrong; and the backend
- * calls beyond one a round, which coalescing should spare.
+ * What the liveness rounds of one client came to: every request answered 200 with its
+ * body within the bound, or late (answered after the bound), lost (no answer at all
+ * before the client gave up) or wrong; and the backend calls beyond one a round, which
+ * coalescing should spare.
  */
 final class LivenessTally {
 
     /** How many failures are told in full; the rest are counted. */
     static final int TOLD = 20;
 
-    /** One request of a round: its answer or what the client saw instead, and how long it took. */
+    /**
+     * One request of a round: its answer or what the client saw instead, and how long it
+     * took.
+     */
     record Outcome(int index, String id, @Nullable ResponseEntity<byte[]> answer, @Nullable Throwable failure,
             Duration took) {
     }
@@ -61,8 +65,9 @@ final class LivenessTally {
     }
 
     /**
-     * Counts one round's outcomes; {@code gateway} tells what the gateway saw of a request by its id, in time since
-     * {@code roundStartedAt}. An untimed round is judged on its answers alone.
+     * Counts one round's outcomes; {@code gateway} tells what the gateway saw of a
+     * request by its id, in time since {@code roundStartedAt}. An untimed round is judged
+     * on its answers alone.
      */
     void round(int round, boolean timed, byte[] body, List<Outcome> outcomes, int backendCalls, long roundStartedAt,
             RequestsSeen gateway) {
@@ -80,8 +85,8 @@ final class LivenessTally {
                 xCache.merge(String.valueOf(outcome.answer().getHeaders().getFirst("X-Cache")), 1, Integer::sum);
             }
             if (failure != null && failures.size() < TOLD) {
-                failures.add("round " + round + ", request #" + outcome.index() + " (" + outcome.id() + "): "
-                        + failure + " after " + outcome.took().toMillis() + " ms; "
+                failures.add("round " + round + ", request #" + outcome.index() + " (" + outcome.id() + "): " + failure
+                        + " after " + outcome.took().toMillis() + " ms; "
                         + gateway.describe(outcome.id(), roundStartedAt) + "; " + backendCalls
                         + " backend calls this round");
             }
@@ -139,7 +144,8 @@ final class LivenessTally {
 
     String failures() {
         int count = lost + late + wrong;
-        return String.join("\n", failures) + (count > failures.size() ? "\n... and " + (count - failures.size())
-                + " more" : "");
+        return String.join("\n", failures)
+                + (count > failures.size() ? "\n... and " + (count - failures.size()) + " more" : "");
     }
+
 }

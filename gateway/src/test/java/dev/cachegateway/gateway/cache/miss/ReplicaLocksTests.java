@@ -92,10 +92,10 @@ class ReplicaLocksTests {
         locks.claim("/a").block(Duration.ofSeconds(5));
 
         StepVerifier.create(awaitItem("/a"))
-                .then(() -> client.set("/a", 60, new CachedItem("{}".getBytes(StandardCharsets.UTF_8), 0))
-                        .block(Duration.ofSeconds(5)))
-                .assertNext(item -> assertThat(item.value()).isEqualTo("{}".getBytes(StandardCharsets.UTF_8)))
-                .verifyComplete();
+            .then(() -> client.set("/a", 60, new CachedItem("{}".getBytes(StandardCharsets.UTF_8), 0))
+                .block(Duration.ofSeconds(5)))
+            .assertNext(item -> assertThat(item.value()).isEqualTo("{}".getBytes(StandardCharsets.UTF_8)))
+            .verifyComplete();
     }
 
     @Test
@@ -109,21 +109,19 @@ class ReplicaLocksTests {
 
         assertThat(mine).isSameAs(Claim.STORED);
         assertThat(freshItem("/a").block(Duration.ofSeconds(5)).value())
-                .isEqualTo("{}".getBytes(StandardCharsets.UTF_8));
+            .isEqualTo("{}".getBytes(StandardCharsets.UTF_8));
     }
 
     @Test
     void findsTheItemAtOnceWhenTheReplicaItWaitsForSaysItStoredIt() {
         Claim theirs = locks.claim("/a").block(Duration.ofSeconds(5));
 
-        StepVerifier.create(awaitItem("/a"))
-                .then(() -> {
-                    client.set("/a", 60, new CachedItem("{}".getBytes(StandardCharsets.UTF_8), 0))
-                            .block(Duration.ofSeconds(5));
-                    locks.stored(theirs);
-                })
-                .assertNext(item -> assertThat(item.value()).isEqualTo("{}".getBytes(StandardCharsets.UTF_8)))
-                .verifyComplete();
+        StepVerifier.create(awaitItem("/a")).then(() -> {
+            client.set("/a", 60, new CachedItem("{}".getBytes(StandardCharsets.UTF_8), 0)).block(Duration.ofSeconds(5));
+            locks.stored(theirs);
+        })
+            .assertNext(item -> assertThat(item.value()).isEqualTo("{}".getBytes(StandardCharsets.UTF_8)))
+            .verifyComplete();
     }
 
     @Test
@@ -132,9 +130,7 @@ class ReplicaLocksTests {
         locks.stored(theirs);
         await().atMost(Duration.ofSeconds(5)).until(() -> "stored".equals(lockValue("/a")));
 
-        StepVerifier.create(awaitItem("/a"))
-                .expectComplete()
-                .verify(Duration.ofMillis(1000));
+        StepVerifier.create(awaitItem("/a")).expectComplete().verify(Duration.ofMillis(1000));
     }
 
     @Test
@@ -150,8 +146,9 @@ class ReplicaLocksTests {
         StepVerifier.create(locks.storing("/a", before)).verifyComplete();
 
         assertThat(after).isInstanceOf(HeldLock.class);
-        await().during(Duration.ofMillis(200)).atMost(Duration.ofSeconds(5))
-                .until(() -> theirs.equals(lockValue("/a")));
+        await().during(Duration.ofMillis(200))
+            .atMost(Duration.ofSeconds(5))
+            .until(() -> theirs.equals(lockValue("/a")));
     }
 
     @Test
@@ -162,10 +159,7 @@ class ReplicaLocksTests {
 
         StepVerifier.create(stores.await("/a")).expectNext(false).verifyComplete();
         locks.storing("/a", mine).block(Duration.ofSeconds(5));
-        StepVerifier.create(stores.await("/a"))
-                .then(() -> locks.stored(mine))
-                .expectNext(true)
-                .verifyComplete();
+        StepVerifier.create(stores.await("/a")).then(() -> locks.stored(mine)).expectNext(true).verifyComplete();
     }
 
     // As a body route finds an item: fresh by its TTL.
@@ -187,8 +181,9 @@ class ReplicaLocksTests {
         Claim theirs = locks.claim("/a").block(Duration.ofSeconds(5));
 
         StepVerifier.create(awaitItem("/a"))
-                .then(() -> locks.release(theirs))
-                .expectComplete()
-                .verify(Duration.ofMillis(1000));
+            .then(() -> locks.release(theirs))
+            .expectComplete()
+            .verify(Duration.ofMillis(1000));
     }
+
 }

@@ -13,9 +13,10 @@ import org.springframework.web.server.WebFilter;
 import org.springframework.web.server.WebFilterChain;
 
 /**
- * What the gateway saw of each request that carries a {@link #HEADER}: when it reached the gateway's first web
- * filter, and how and when the gateway's handling of it ended, so that a request a client reports lost can be told
- * apart from one the gateway never got, one it still holds, and one it answered.
+ * What the gateway saw of each request that carries a {@link #HEADER}: when it reached
+ * the gateway's first web filter, and how and when the gateway's handling of it ended, so
+ * that a request a client reports lost can be told apart from one the gateway never got,
+ * one it still holds, and one it answered.
  */
 class RequestsSeen implements WebFilter, Ordered {
 
@@ -30,6 +31,7 @@ class RequestsSeen implements WebFilter, Ordered {
         volatile long endedAt;
 
         volatile String end;
+
     }
 
     @Override
@@ -53,7 +55,10 @@ class RequestsSeen implements WebFilter, Ordered {
                 + exchange.getResponse().getHeaders().getFirst("X-Cache");
     }
 
-    /** What the gateway saw of request {@code id}, in milliseconds since {@code since}, by System.nanoTime(). */
+    /**
+     * What the gateway saw of request {@code id}, in milliseconds since {@code since}, by
+     * System.nanoTime().
+     */
     String describe(String id, long since) {
         Seen request = seen.get(id);
         if (request == null) {
@@ -77,4 +82,5 @@ class RequestsSeen implements WebFilter, Ordered {
     public int getOrder() {
         return Ordered.HIGHEST_PRECEDENCE;
     }
+
 }

@@ -21,7 +21,6 @@ import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.junit.jupiter.Container;
 import org.testcontainers.junit.jupiter.Testcontainers;
 
-
 @Testcontainers
 class ResponseStoreTests {
 
@@ -38,8 +37,8 @@ class ResponseStoreTests {
 
     @BeforeEach
     void connect() throws Exception {
-        client = TestMemcached.connect(memcached.getHost(), memcached.getMappedPort(MemcachedContainer.PORT), Duration.ofMillis(500),
-                breakers, meters);
+        client = TestMemcached.connect(memcached.getHost(), memcached.getMappedPort(MemcachedContainer.PORT),
+                Duration.ofMillis(500), breakers, meters);
         raw = MemcachedContainer.textClient(memcached);
         raw.flushAll();
     }
@@ -58,13 +57,15 @@ class ResponseStoreTests {
     void storesTheBodyWithTheDecidedLifetimeAndFlags() throws Exception {
         ResponseStore store = new ResponseStore(client, 8, new CacheMetrics(meters));
 
-        store.store("/doc", item("{\"a\":1}", 2), 42, () -> { });
+        store.store("/doc", item("{\"a\":1}", 2), 42, () -> {
+        });
 
         MemcachedTextClient.Item item = raw.await("/doc");
         assertThat(new String(item.value(), StandardCharsets.UTF_8)).isEqualTo("{\"a\":1}");
         assertThat(item.flags()).isEqualTo(2);
         assertThat(raw.ttl("/doc")).isBetween(40L, 42L);
-        // memcached holds the item a moment before its acknowledgement reaches the gateway and is counted.
+        // memcached holds the item a moment before its acknowledgement reaches the
+        // gateway and is counted.
         awaitCount("stored", "none", 1);
     }
 
@@ -74,7 +75,8 @@ class ResponseStoreTests {
         memcached.getDockerClient().pauseContainerCmd(memcached.getContainerId()).exec();
 
         for (int i = 0; i < 5; i++) {
-            store.store("/slow/" + i, item("{}", 0), 60, () -> { });
+            store.store("/slow/" + i, item("{}", 0), 60, () -> {
+            });
         }
 
         assertThat(stores("dropped", "busy")).isEqualTo(4);
@@ -86,7 +88,8 @@ class ResponseStoreTests {
         ResponseStore store = new ResponseStore(client, 8, new CacheMetrics(meters));
         breakers.circuitBreaker(memcached.getHost() + ":" + memcached.getMappedPort(11211)).transitionToOpenState();
 
-        store.store("/open", item("{}", 0), 60, () -> { });
+        store.store("/open", item("{}", 0), 60, () -> {
+        });
 
         assertThat(stores("dropped", "circuit-open")).isEqualTo(1);
     }
@@ -103,4 +106,5 @@ class ResponseStoreTests {
     private static CachedItem item(String body, int flags) {
         return new CachedItem(body.getBytes(StandardCharsets.UTF_8), flags);
     }
+
 }

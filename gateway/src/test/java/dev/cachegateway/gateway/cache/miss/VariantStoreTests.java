@@ -64,8 +64,10 @@ class VariantStoreTests {
         raw.close();
     }
 
-    // As the soak once ran: two replicas store the first variants of a resource just written; one read no primary
-    // item, then the other created it with its epoch and stored a second variant under it; then the first stores.
+    // As the soak once ran: two replicas store the first variants of a resource just
+    // written; one read no primary
+    // item, then the other created it with its epoch and stored a second variant under
+    // it; then the first stores.
     @Test
     void aStoreThatFoundNoPrimaryItemKeepsTheEpochAnotherReplicaGaveItMeanwhile() throws Exception {
         stored(variants, answer("en"), Optional.empty());
@@ -89,8 +91,7 @@ class VariantStoreTests {
         assertThat(raw.get(VariantKey.of(PRIMARY, epoch, "fr").orElseThrow())).as("the French variant").isNotNull();
     }
 
-    private List<String> stored(VariantStore store, CapturedResponse answer, Optional<String> found)
-            throws Exception {
+    private List<String> stored(VariantStore store, CapturedResponse answer, Optional<String> found) throws Exception {
         CompletableFuture<List<String>> done = new CompletableFuture<>();
         store.store(PRIMARY, answer, found, 0, 60, System.currentTimeMillis(), done::complete);
         return done.get(5, TimeUnit.SECONDS);
@@ -98,11 +99,14 @@ class VariantStoreTests {
 
     private Optional<String> epochOf(String key) {
         CachedItem item = client.get(key).block(Duration.ofSeconds(5));
-        return Optional.ofNullable(item).flatMap(format::decode).map(decoded -> decoded.stored().headers())
-                .flatMap(Variants::epoch);
+        return Optional.ofNullable(item)
+            .flatMap(format::decode)
+            .map(decoded -> decoded.stored().headers())
+            .flatMap(Variants::epoch);
     }
 
-    // The digest part of the variant header stands for what the lead computed from the request: here its language.
+    // The digest part of the variant header stands for what the lead computed from the
+    // request: here its language.
     private static CapturedResponse answer(String language) {
         HttpHeaders headers = new HttpHeaders();
         headers.setCacheControl("public, max-age=60");
@@ -111,4 +115,5 @@ class VariantStoreTests {
         return new CapturedResponse(HttpStatus.OK, headers,
                 ("{\"language\":\"" + language + "\"}").getBytes(StandardCharsets.UTF_8));
     }
+
 }

@@ -107,4 +107,5 @@ class WriteFencesTests {
 
         StepVerifier.create(fences.allowsStore(fence)).expectNext(false).verifyComplete();
     }
+
 }

@@ -9,7 +9,10 @@ import io.github.resilience4j.circuitbreaker.CallNotPermittedException;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import org.junit.jupiter.api.Test;
 
-/** A failed lookup says which side failed: memcached (timeout, circuit-open, error) or the gateway itself. */
+/**
+ * A failed lookup says which side failed: memcached (timeout, circuit-open, error) or the
+ * gateway itself.
+ */
 class CacheOutcomeTests {
 
     @Test
@@ -20,13 +23,13 @@ class CacheOutcomeTests {
     @Test
     void saysTheGatewayItselfWasPausedOrBehind() {
         assertThat(failedWith(new GatewayDelayException(1000)))
-                .isEqualTo("memcached-gateway; fwd=miss; detail=gateway-delay");
+            .isEqualTo("memcached-gateway; fwd=miss; detail=gateway-delay");
     }
 
     @Test
     void saysTheCircuitWasOpen() {
-        CallNotPermittedException open = CallNotPermittedException.createCallNotPermittedException(
-                CircuitBreaker.ofDefaults("memcached"));
+        CallNotPermittedException open = CallNotPermittedException
+            .createCallNotPermittedException(CircuitBreaker.ofDefaults("memcached"));
 
         assertThat(failedWith(open)).isEqualTo("memcached-gateway; fwd=miss; detail=circuit-open");
     }
@@ -37,4 +40,5 @@ class CacheOutcomeTests {
         assertThat(outcome.status()).isEqualTo(XCache.ERROR);
         return outcome.cacheStatus();
     }
+
 }

@@ -10,8 +10,8 @@ class CacheControlDirectivesTests {
 
     @Test
     void readsSeveralDirectivesInOneLineAndAcrossLines() {
-        CacheControlDirectives directives =
-                CacheControlDirectives.parse(List.of("public, max-age=60", "S-MAXAGE=120 , must-revalidate"));
+        CacheControlDirectives directives = CacheControlDirectives
+            .parse(List.of("public, max-age=60", "S-MAXAGE=120 , must-revalidate"));
 
         assertThat(directives.has("public")).isTrue();
         assertThat(directives.has("must-revalidate")).isTrue();
@@ -22,8 +22,8 @@ class CacheControlDirectivesTests {
 
     @Test
     void keepsACommaInsideAQuotedValueInItsDirective() {
-        CacheControlDirectives directives =
-                CacheControlDirectives.parse(List.of("no-cache=\"Set-Cookie, X-Private\", max-age=\"30\""));
+        CacheControlDirectives directives = CacheControlDirectives
+            .parse(List.of("no-cache=\"Set-Cookie, X-Private\", max-age=\"30\""));
 
         assertThat(directives.has("no-cache")).isTrue();
         assertThat(directives.has("x-private\"")).isFalse();
@@ -49,7 +49,7 @@ class CacheControlDirectivesTests {
     @Test
     void readsAnOverlongLifetimeAsTwoToTheThirtyFirst() {
         assertThat(CacheControlDirectives.parse(List.of("max-age=99999999999999999999")).seconds("max-age"))
-                .isEqualTo(2_147_483_648L);
+            .isEqualTo(2_147_483_648L);
         assertThat(CacheControlDirectives.parse(List.of("max-age=003600")).seconds("max-age")).isEqualTo(3600);
     }
 
@@ -57,4 +57,5 @@ class CacheControlDirectivesTests {
     void keepsTheFirstOfARepeatedDirective() {
         assertThat(CacheControlDirectives.parse(List.of("max-age=10, max-age=99")).seconds("max-age")).isEqualTo(10);
     }
+
 }

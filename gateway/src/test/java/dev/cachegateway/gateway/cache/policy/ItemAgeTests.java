@@ -11,7 +11,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 class ItemAgeTests {
 
-    // Fresh for its first 60 s, then 10 s of stale-while-revalidate and 30 s of stale-if-error: it lives 90 s.
+    // Fresh for its first 60 s, then 10 s of stale-while-revalidate and 30 s of
+    // stale-if-error: it lives 90 s.
     static final int FLAGS = StaleFlags.encode(new StaleWindows(10, 30));
 
     @ParameterizedTest(name = "{0} s left -> {1}, ttl {2}")
@@ -38,4 +39,5 @@ class ItemAgeTests {
     void takesAnItemThatNeverExpiresAsFresh() {
         assertThat(ItemAge.of(FLAGS, -1)).isEqualTo(new ItemAge(Staleness.FRESH, OptionalLong.empty()));
     }
+
 }

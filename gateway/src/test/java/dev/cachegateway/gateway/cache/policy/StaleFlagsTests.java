@@ -38,7 +38,7 @@ class StaleFlagsTests {
     void readsNoWindowFromTheLowBitsOtherClientsUse() {
         assertThat(StaleFlags.decode(0xFFFF)).isEqualTo(StaleWindows.NONE);
         assertThat(StaleFlags.decode(StaleFlags.encode(new StaleWindows(30, 60)) | 2))
-                .isEqualTo(new StaleWindows(30, 60));
+            .isEqualTo(new StaleWindows(30, 60));
     }
 
     @Test
@@ -47,4 +47,5 @@ class StaleFlagsTests {
             assertThat(StaleFlags.seconds(code)).isGreaterThan(StaleFlags.seconds(code - 1));
         }
     }
+
 }

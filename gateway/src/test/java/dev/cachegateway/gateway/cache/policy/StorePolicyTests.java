@@ -69,10 +69,11 @@ class StorePolicyTests {
 
     @Test
     void storesNothingWithoutExplicitFreshnessWhenTheRouteHasNoDefault() {
-        assertThat(noDefault.decide(HttpMethod.GET, HttpStatus.OK, json().cacheControl("public").headers, NOW)
-                .skipped()).isEqualTo(Skip.NO_FRESHNESS);
+        assertThat(
+                noDefault.decide(HttpMethod.GET, HttpStatus.OK, json().cacheControl("public").headers, NOW).skipped())
+            .isEqualTo(Skip.NO_FRESHNESS);
         assertThat(noDefault.decide(HttpMethod.GET, HttpStatus.OK, json().cacheControl("max-age=5").headers, NOW))
-                .isEqualTo(StoreDecision.store(5, 0));
+            .isEqualTo(StoreDecision.store(5, 0));
     }
 
     @ParameterizedTest(name = "Cache-Control: {0} -> no max-age")
@@ -86,13 +87,13 @@ class StorePolicyTests {
     void ignoresAnInvalidMaxAgeAndFallsBackToTheDefault(String cacheControl) {
         assertThat(decide(json().cacheControl(cacheControl))).isEqualTo(StoreDecision.store(60, 0));
         assertThat(noDefault.decide(HttpMethod.GET, HttpStatus.OK, json().cacheControl(cacheControl).headers, NOW)
-                .skipped()).isEqualTo(Skip.NO_FRESHNESS);
+            .skipped()).isEqualTo(Skip.NO_FRESHNESS);
     }
 
     @Test
     void neverThrowsOnAnInvalidDateAndTakesTheTimeOfReceiptInstead() {
-        Headers headers = json().header(HttpHeaders.DATE, "foo").header(HttpHeaders.EXPIRES,
-                "Sun, 29 Nov 2026 12:00:30 GMT");
+        Headers headers = json().header(HttpHeaders.DATE, "foo")
+            .header(HttpHeaders.EXPIRES, "Sun, 29 Nov 2026 12:00:30 GMT");
 
         assertThat(decide(headers)).isEqualTo(StoreDecision.store(30, 0));
     }
@@ -116,8 +117,8 @@ class StorePolicyTests {
             foo                                  | 0
             """)
     void understandsTheThreeHttpDateFormatsAndTakesAnythingElseAsExpired(String expires, int ttl) {
-        StoreDecision decision = decide(json().header(HttpHeaders.DATE, "Sun, 29 Nov 2026 12:00:00 GMT")
-                .header(HttpHeaders.EXPIRES, expires));
+        StoreDecision decision = decide(
+                json().header(HttpHeaders.DATE, "Sun, 29 Nov 2026 12:00:00 GMT").header(HttpHeaders.EXPIRES, expires));
 
         assertThat(decision).isEqualTo(ttl > 0 ? StoreDecision.store(ttl, 0) : StoreDecision.skip(Skip.EXPIRED));
     }
@@ -125,7 +126,7 @@ class StorePolicyTests {
     @Test
     void takesTwoExpiresLinesAsExpired() {
         Headers headers = json().header(HttpHeaders.EXPIRES, "Sun, 29 Nov 2026 13:00:00 GMT")
-                .header(HttpHeaders.EXPIRES, "Sun, 29 Nov 2026 13:00:01 GMT");
+            .header(HttpHeaders.EXPIRES, "Sun, 29 Nov 2026 13:00:01 GMT");
 
         assertThat(decide(headers).skipped()).isEqualTo(Skip.EXPIRED);
     }
@@ -151,15 +152,14 @@ class StorePolicyTests {
 
     @Test
     void storesOnlyAnswersToGet() {
-        assertThat(policy.decide(HttpMethod.HEAD, HttpStatus.OK, json().headers, NOW).skipped())
-                .isEqualTo(Skip.METHOD);
+        assertThat(policy.decide(HttpMethod.HEAD, HttpStatus.OK, json().headers, NOW).skipped()).isEqualTo(Skip.METHOD);
     }
 
     @ParameterizedTest
-    @CsvSource({"201", "204", "302", "304", "404", "500", "503"})
+    @CsvSource({ "201", "204", "302", "304", "404", "500", "503" })
     void storesOnlyTheConfiguredStatuses(int status) {
         assertThat(policy.decide(HttpMethod.GET, HttpStatus.valueOf(status), json().headers, NOW).skipped())
-                .isEqualTo(Skip.STATUS);
+            .isEqualTo(Skip.STATUS);
     }
 
     @Test
@@ -179,9 +179,10 @@ class StorePolicyTests {
             """)
     void storesAVaryingAnswerOnlyWhenTheKeyIncludesEveryHeaderItNames(String vary, boolean stored) {
         assertThat(decide(json().header(HttpHeaders.VARY, vary)).stores()).isEqualTo(stored);
-        assertThat(noDefault.decide(HttpMethod.GET, HttpStatus.OK,
-                json().cacheControl("max-age=60").header(HttpHeaders.VARY, vary).headers, NOW).stores())
-                .isEqualTo(vary.equals("Accept-Encoding"));
+        assertThat(noDefault
+            .decide(HttpMethod.GET, HttpStatus.OK,
+                    json().cacheControl("max-age=60").header(HttpHeaders.VARY, vary).headers, NOW)
+            .stores()).isEqualTo(vary.equals("Accept-Encoding"));
     }
 
     @Test
@@ -195,15 +196,16 @@ class StorePolicyTests {
     @Test
     void storesGzipWithTheGzipFlagAndNoOtherCoding() {
         assertThat(decide(json().header(HttpHeaders.CONTENT_ENCODING, "gzip"))).isEqualTo(StoreDecision.store(60, 2));
-        assertThat(decide(json().header(HttpHeaders.CONTENT_ENCODING, "identity"))).isEqualTo(StoreDecision.store(60, 0));
+        assertThat(decide(json().header(HttpHeaders.CONTENT_ENCODING, "identity")))
+            .isEqualTo(StoreDecision.store(60, 0));
         assertThat(decide(json().header(HttpHeaders.CONTENT_ENCODING, "br")).skipped())
-                .isEqualTo(Skip.CONTENT_ENCODING);
+            .isEqualTo(Skip.CONTENT_ENCODING);
 
         StorePolicy noGzipFlag = new StorePolicy(List.of(200), Duration.ofSeconds(60), Duration.ofHours(1),
                 MediaType.APPLICATION_JSON, 0, 1024, Set.of(), StaleWindows.NONE);
-        assertThat(noGzipFlag.decide(HttpMethod.GET, HttpStatus.OK,
-                json().header(HttpHeaders.CONTENT_ENCODING, "gzip").headers, NOW).skipped())
-                .isEqualTo(Skip.CONTENT_ENCODING);
+        assertThat(noGzipFlag
+            .decide(HttpMethod.GET, HttpStatus.OK, json().header(HttpHeaders.CONTENT_ENCODING, "gzip").headers, NOW)
+            .skipped()).isEqualTo(Skip.CONTENT_ENCODING);
     }
 
     @Test
@@ -218,7 +220,7 @@ class StorePolicyTests {
                 MediaType.APPLICATION_JSON, 0, 1024, Set.of(), StaleWindows.NONE);
 
         assertThat(generous.decide(HttpMethod.GET, HttpStatus.OK, json().headers, NOW).ttlSeconds())
-                .isEqualTo(30 * 24 * 3600);
+            .isEqualTo(30 * 24 * 3600);
     }
 
     private StoreDecision decide(Headers headers) {
@@ -255,11 +257,13 @@ class StorePolicyTests {
             headers.setExpires(millis);
             return this;
         }
+
     }
 
     @Test
     void keepsAnAnswerForItsFreshnessPlusItsLongerStaleWindowWithTheWindowsInItsFlags() {
-        StoreDecision decision = decide(json().cacheControl("max-age=60, stale-while-revalidate=30, stale-if-error=96"));
+        StoreDecision decision = decide(
+                json().cacheControl("max-age=60, stale-while-revalidate=30, stale-if-error=96"));
 
         assertThat(decision.ttlSeconds()).isEqualTo(60 + 96);
         assertThat(StaleFlags.decode(decision.flags())).isEqualTo(new StaleWindows(30, 96));
@@ -270,8 +274,8 @@ class StorePolicyTests {
         StorePolicy stale = new StorePolicy(List.of(200), Duration.ZERO, Duration.ofHours(1),
                 MediaType.APPLICATION_JSON, 2, 1024, Set.of(), new StaleWindows(10, 20));
 
-        StoreDecision decision = stale.decide(HttpMethod.GET, HttpStatus.OK,
-                json().cacheControl("max-age=60").headers, NOW);
+        StoreDecision decision = stale.decide(HttpMethod.GET, HttpStatus.OK, json().cacheControl("max-age=60").headers,
+                NOW);
 
         assertThat(decision.ttlSeconds()).isEqualTo(80);
         assertThat(StaleFlags.decode(decision.flags())).isEqualTo(new StaleWindows(10, 20));
@@ -294,17 +298,19 @@ class StorePolicyTests {
     void capsTheWholeLifeFreshnessAndWindowsTogetherAtMaxTtl() {
         StoreDecision decision = decide(json().cacheControl("max-age=3000, stale-if-error=86400"));
 
-        // 600 s are left under the hour; the flags say 576 of them, so the item lives just that long.
+        // 600 s are left under the hour; the flags say 576 of them, so the item lives
+        // just that long.
         assertThat(StaleFlags.decode(decision.flags()).ifError()).isEqualTo(576);
         assertThat(decision.ttlSeconds()).isEqualTo(3000 + 576);
     }
 
     @Test
     void keepsTheGzipFlagBesideTheWindows() {
-        StoreDecision decision = decide(json().cacheControl("max-age=60, stale-if-error=96")
-                .header(HttpHeaders.CONTENT_ENCODING, "gzip"));
+        StoreDecision decision = decide(
+                json().cacheControl("max-age=60, stale-if-error=96").header(HttpHeaders.CONTENT_ENCODING, "gzip"));
 
         assertThat(decision.flags() & 0xFFFF).isEqualTo(2);
         assertThat(StaleFlags.decode(decision.flags()).ifError()).isEqualTo(96);
     }
+
 }

@@ -48,9 +48,9 @@ class StoredAnswerAgeTests {
         int flags = StaleFlags.encode(new StaleWindows(60, 600));
 
         assertThat(StoredAnswerAge.of(headers("max-age=60", 100), flags, 3000, NOW).age().staleness())
-                .isEqualTo(Staleness.WHILE_REVALIDATE);
+            .isEqualTo(Staleness.WHILE_REVALIDATE);
         assertThat(StoredAnswerAge.of(headers("max-age=60", 200), flags, 3000, NOW).age().staleness())
-                .isEqualTo(Staleness.IF_ERROR);
+            .isEqualTo(Staleness.IF_ERROR);
     }
 
     @Test
@@ -78,7 +78,8 @@ class StoredAnswerAgeTests {
         assertThat(StoredAnswerAge.of(stored, 0, 3600, NOW).age().ttl()).hasValue(50);
     }
 
-    // Stored so, the Age plus the time since the Date is at first the larger of the two, not their sum.
+    // Stored so, the Age plus the time since the Date is at first the larger of the two,
+    // not their sum.
     @ParameterizedTest(name = "Date {0} s old, Age {1}: stores Age {2}")
     @CsvSource(nullValues = "none", textBlock = """
             0,   100,  100
@@ -106,4 +107,5 @@ class StoredAnswerAgeTests {
 
         assertThat(StoredAnswerAge.toStore(answer, NOW)).isEqualTo(100);
     }
+
 }

@@ -14,7 +14,10 @@ import org.springframework.http.HttpMethod;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 
-/** {@code CDN-Cache-Control} (RFC 9213) through the store rules, which both item formats share. */
+/**
+ * {@code CDN-Cache-Control} (RFC 9213) through the store rules, which both item formats
+ * share.
+ */
 class TargetedCacheControlTests {
 
     private static final long NOW = 1_800_000_000_000L;
@@ -61,4 +64,5 @@ class TargetedCacheControlTests {
     void takesExtensionsItDoesNotKnowAndParameters() {
         assertThat(decide("max-age=100, foo=bar;baz=?1, list=(a b)", "no-store").ttlSeconds()).isEqualTo(100);
     }
+
 }

@@ -77,4 +77,5 @@ class WholeAnswerStorePolicyTests {
         assertThat(decide(200, tagged).skipped()).isEqualTo(Skip.CACHE_CONTROL);
         assertThat(decide(200, headers("private, max-age=60")).skipped()).isEqualTo(Skip.CACHE_CONTROL);
     }
+
 }

@@ -34,7 +34,7 @@ class CapturedResponseWriterTests {
         answer.setDate(784_111_777_000L);
 
         assertThat(written(MockServerHttpRequest.get("/").build(), answer).get(HttpHeaders.DATE))
-                .containsExactly("Sun, 06 Nov 1994 08:49:37 GMT");
+            .containsExactly("Sun, 06 Nov 1994 08:49:37 GMT");
     }
 
     @Test
@@ -42,10 +42,10 @@ class CapturedResponseWriterTests {
         HttpHeaders answer = new HttpHeaders();
         answer.setETag("\"v1\"");
 
-        HttpHeaders headers = written(MockServerHttpRequest.get("/").header("If-None-Match", "\"v1\"").build(),
-                answer);
+        HttpHeaders headers = written(MockServerHttpRequest.get("/").header("If-None-Match", "\"v1\"").build(), answer);
 
         assertThat(headers.getETag()).isEqualTo("\"v1\"");
         assertThat(headers.containsHeader(HttpHeaders.DATE)).isTrue();
     }
+
 }

@@ -23,4 +23,5 @@ class CurrentDateTests {
         assertThat(date.at(EXAMPLE + 500)).isSameAs(first);
         assertThat(date.at(EXAMPLE + 1000)).isEqualTo("Sun, 06 Nov 1994 08:49:38 GMT");
     }
+
 }

@@ -23,7 +23,7 @@ class HeldAnswerTests {
         if (age != null) {
             headers.set(HttpHeaders.AGE, age);
         }
-        CapturedResponse answer = new CapturedResponse(HttpStatus.OK, headers, new byte[] {1});
+        CapturedResponse answer = new CapturedResponse(HttpStatus.OK, headers, new byte[] { 1 });
 
         CapturedResponse held = HeldAnswer.aged(answer, heldMillis);
 
@@ -33,13 +33,15 @@ class HeldAnswerTests {
 
     @Test
     void handsOnAnAnswerHeldUnderASecondAsItIs() {
-        CapturedResponse answer = new CapturedResponse(HttpStatus.OK, new HttpHeaders(), new byte[] {1});
+        CapturedResponse answer = new CapturedResponse(HttpStatus.OK, new HttpHeaders(), new byte[] { 1 });
 
         assertThat(HeldAnswer.aged(answer, 999)).isSameAs(answer);
     }
 
-    // A gateway paused (SIGSTOP, a long collection) while the leader's answer waited to be read shares it late: the
-    // time it waited shows only in its Date. The history checker found a follower told Age 0 at 1.3 s.
+    // A gateway paused (SIGSTOP, a long collection) while the leader's answer waited to
+    // be read shares it late: the
+    // time it waited shows only in its Date. The history checker found a follower told
+    // Age 0 at 1.3 s.
     @ParameterizedTest(name = "Date {0} s ago, Age {1}, held {2} ms: Age {3}")
     @CsvSource(nullValues = "none", textBlock = """
             5, none, 0,    5
@@ -54,8 +56,9 @@ class HeldAnswerTests {
         if (age != null) {
             headers.set(HttpHeaders.AGE, age);
         }
-        CapturedResponse answer = new CapturedResponse(HttpStatus.OK, headers, new byte[] {1});
+        CapturedResponse answer = new CapturedResponse(HttpStatus.OK, headers, new byte[] { 1 });
 
         assertThat(HeldAnswer.aged(answer, heldMillis, now).headers().getFirst(HttpHeaders.AGE)).isEqualTo(aged);
     }
+
 }

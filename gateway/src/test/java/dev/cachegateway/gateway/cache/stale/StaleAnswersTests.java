@@ -36,9 +36,10 @@ import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.http.ResponseEntity;
 
 /**
- * Stale answers (RFC 5861) from a real memcached through two gateways: a stale item answers at once while exactly
- * one gateway refreshes it, and answers when the backend fails inside its error window. The items are written as
- * an earlier store would have left them: their stale windows in their flags, and a TTL that has run into them.
+ * Stale answers (RFC 5861) from a real memcached through two gateways: a stale item
+ * answers at once while exactly one gateway refreshes it, and answers when the backend
+ * fails inside its error window. The items are written as an earlier store would have
+ * left them: their stale windows in their flags, and a TTL that has run into them.
  */
 @Testcontainers
 class StaleAnswersTests {
@@ -117,9 +118,10 @@ class StaleAnswersTests {
         assertThat((Long) member.parameters().get("ttl")).isNegative();
 
         await().atMost(Duration.ofSeconds(10)).until(() -> backend.calls(path) == 1);
-        // Held open: the next request is answered stale too, and starts no second refresh.
+        // Held open: the next request is answered stale too, and starts no second
+        // refresh.
         assertThat(get(first, path).block(Duration.ofSeconds(10)).getHeaders().getFirst("X-Cache"))
-                .isEqualTo("UPDATING");
+            .isEqualTo("UPDATING");
         release.countDown();
 
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
@@ -155,7 +157,7 @@ class StaleAnswersTests {
         backend.reply(path, Reply.json(NEW, "public, max-age=60"));
 
         assertThat(get(first, path).block(Duration.ofSeconds(10)).getHeaders().getFirst("X-Cache"))
-                .isEqualTo("UPDATING");
+            .isEqualTo("UPDATING");
         assertThat(backend.calls(path)).isZero();
 
         await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(250)).untilAsserted(() -> {
@@ -220,8 +222,9 @@ class StaleAnswersTests {
         // Not the backend's 503's Date: the stale item's answer is dated on its own.
         assertThat(answer.getHeaders().getFirst("Date")).isNotNull();
         CacheStatusMember member = CacheStatusMember.last(answer.getHeaders().get("Cache-Status"));
-        assertThat(member.parameters()).containsEntry("fwd", "stale").containsEntry("fwd-status", 503L)
-                .containsEntry("detail", "stale-if-error");
+        assertThat(member.parameters()).containsEntry("fwd", "stale")
+            .containsEntry("fwd-status", 503L)
+            .containsEntry("detail", "stale-if-error");
         assertThat(backend.calls(path)).isEqualTo(1);
         assertThat(body(raw.get(path))).isEqualTo(OLD);
     }
@@ -251,7 +254,8 @@ class StaleAnswersTests {
         assertThat(answer.getStatusCode().value()).isEqualTo(200);
         assertThat(answer.getBody()).asString().isEqualTo(OLD);
         assertThat(answer.getHeaders().getFirst("X-Cache")).isEqualTo("STALE");
-        // The lock goes with the failed fetch, well before its 2 s run out, so the next request does not wait.
+        // The lock goes with the failed fetch, well before its 2 s run out, so the next
+        // request does not wait.
         await().atMost(Duration.ofMillis(1000)).until(() -> raw.get(path + LockKey.SUFFIX) == null);
     }
 
@@ -337,4 +341,5 @@ class StaleAnswersTests {
         args.addAll(List.of(settings));
         return new SpringApplicationBuilder(GatewayApplication.class).run(args.toArray(String[]::new));
     }
+
 }

@@ -25,8 +25,8 @@ import org.testcontainers.junit.jupiter.Testcontainers;
 import reactor.core.publisher.Mono;
 
 /**
- * Where what follows a memcached operation runs: on the event loop that started it, else on the client's own
- * completion threads; never on spymemcached's I/O thread.
+ * Where what follows a memcached operation runs: on the event loop that started it, else
+ * on the client's own completion threads; never on spymemcached's I/O thread.
  */
 @Testcontainers
 class CompletionThreadsTests {
@@ -63,8 +63,7 @@ class CompletionThreadsTests {
         loop.execute(() -> continuation(client.set("/loop", 60, ITEM)).subscribe(setOn::complete,
                 setOn::completeExceptionally));
         setOn.get(5, TimeUnit.SECONDS);
-        loop.execute(() -> continuation(client.get("/loop")).subscribe(getOn::complete,
-                getOn::completeExceptionally));
+        loop.execute(() -> continuation(client.get("/loop")).subscribe(getOn::complete, getOn::completeExceptionally));
 
         assertThat(setOn.get(5, TimeUnit.SECONDS)).isSameAs(loopThread);
         assertThat(getOn.get(5, TimeUnit.SECONDS)).isSameAs(loopThread);
@@ -79,7 +78,8 @@ class CompletionThreadsTests {
 
     @Test
     void runsAContinuationOnTheThreadThatHasItOnceItsOwnThreadsAreShut() {
-        // As at shutdown, when operations still end after the threads: each has a request to finish or fail.
+        // As at shutdown, when operations still end after the threads: each has a request
+        // to finish or fail.
         CompletionThreads shut = new CompletionThreads(Executors.newSingleThreadExecutor());
         shut.close();
         AtomicReference<Thread> ranOn = new AtomicReference<>();
@@ -92,4 +92,5 @@ class CompletionThreadsTests {
     private static Mono<Thread> continuation(Mono<?> operation) {
         return operation.map(result -> Thread.currentThread());
     }
+
 }

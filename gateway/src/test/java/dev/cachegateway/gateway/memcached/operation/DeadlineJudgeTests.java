@@ -22,7 +22,8 @@ class DeadlineJudgeTests {
 
     private final DeadlineJudge judge = new DeadlineJudge(TIMEOUT, MAX_DELAY, pauses);
 
-    // Far from now, so that the detector's own view of the present never reaches these instants.
+    // Far from now, so that the detector's own view of the present never reaches these
+    // instants.
     private final long start = System.nanoTime() - Duration.ofHours(1).toNanos();
 
     private final long neverAnswered = start - Duration.ofHours(1).toNanos();
@@ -33,8 +34,7 @@ class DeadlineJudgeTests {
 
     @Test
     void blamesMemcachedWhenTheGatewayNeverStalled() {
-        assertThat(judge.judge(start, start + 100 * MS, sentAtOnce).outcome())
-                .isEqualTo(Outcome.MEMCACHED_TIMEOUT);
+        assertThat(judge.judge(start, start + 100 * MS, sentAtOnce).outcome()).isEqualTo(Outcome.MEMCACHED_TIMEOUT);
     }
 
     @Test
@@ -51,8 +51,7 @@ class DeadlineJudgeTests {
     void blamesMemcachedOnceItHadTheWholeTimeoutBesidesThePause() {
         pauses.record(start + 10 * MS, start + 80 * MS);
 
-        assertThat(judge.judge(start, start + 170 * MS, sentAtOnce).outcome())
-                .isEqualTo(Outcome.MEMCACHED_TIMEOUT);
+        assertThat(judge.judge(start, start + 170 * MS, sentAtOnce).outcome()).isEqualTo(Outcome.MEMCACHED_TIMEOUT);
     }
 
     @Test
@@ -64,12 +63,12 @@ class DeadlineJudgeTests {
 
     @Test
     void givesBackNoStallShorterThanATenthOfTheTimeout() {
-        // What a busy machine's scheduler costs a sleeping thread: not a pause to give back.
+        // What a busy machine's scheduler costs a sleeping thread: not a pause to give
+        // back.
         pauses.record(start + 10 * MS, start + 19 * MS);
         pauses.record(start + 30 * MS, start + 39 * MS);
 
-        assertThat(judge.judge(start, start + 100 * MS, sentAtOnce).outcome())
-                .isEqualTo(Outcome.MEMCACHED_TIMEOUT);
+        assertThat(judge.judge(start, start + 100 * MS, sentAtOnce).outcome()).isEqualTo(Outcome.MEMCACHED_TIMEOUT);
     }
 
     @Test
@@ -105,7 +104,8 @@ class DeadlineJudgeTests {
     void countsAStallStillUnderWayWhenTheDeadlineFires() {
         long now = System.nanoTime();
 
-        // Asked 50 ms ahead of the detector's last wake, as a deadline is after a pause that only just ended.
+        // Asked 50 ms ahead of the detector's last wake, as a deadline is after a pause
+        // that only just ended.
         assertThat(pauses.stalledNanos(now, now + 50 * MS)).isGreaterThanOrEqualTo(40 * MS);
     }
 
@@ -128,12 +128,13 @@ class DeadlineJudgeTests {
     @Test
     void givesUpAsTheGatewaysDelayOnAnOperationNeverSent() {
         assertThat(judge.judge(start, start + 1000 * MS, progress(false, Progress.NOT_SENT, neverAnswered)).outcome())
-                .isEqualTo(Outcome.GATEWAY_DELAY);
+            .isEqualTo(Outcome.GATEWAY_DELAY);
     }
 
     @Test
     void blamesAMemcachedSilentThroughHalfItsTimeoutOfRunningTimeAtTheLongestWait() {
-        // A CPU so busy that the gateway ran only now and then: memcached had 80 ms and answered nothing at all.
+        // A CPU so busy that the gateway ran only now and then: memcached had 80 ms and
+        // answered nothing at all.
         pauses.record(start + 10 * MS, start + 930 * MS);
 
         assertThat(judge.judge(start, start + 1000 * MS, sentAtOnce).outcome()).isEqualTo(Outcome.MEMCACHED_TIMEOUT);
@@ -162,20 +163,21 @@ class DeadlineJudgeTests {
         long now = start + 150 * MS;
 
         assertThat(judge.judge(start, now, progress(false, Progress.UNKNOWN, now - MS)).outcome())
-                .isEqualTo(Outcome.MEMCACHED_TIMEOUT);
+            .isEqualTo(Outcome.MEMCACHED_TIMEOUT);
     }
 
     @Test
     void blamesMemcachedWhenTheGatewayReadAllItSentSinceTheOldestOperationWasDue() {
         assertThat(judge.judge(start, start + 100 * MS, progress(false, Progress.UNKNOWN, neverAnswered, Reading.LATE))
-                .outcome()).isEqualTo(Outcome.MEMCACHED_TIMEOUT);
+            .outcome()).isEqualTo(Outcome.MEMCACHED_TIMEOUT);
     }
 
     @Test
     void blamesMemcachedWhenTheGatewaysReaderSitsWaitingForIt() {
-        assertThat(judge.judge(start, start + 100 * MS,
-                progress(false, Progress.UNKNOWN, neverAnswered, Reading.SILENT)).outcome())
-                .isEqualTo(Outcome.MEMCACHED_TIMEOUT);
+        assertThat(
+                judge.judge(start, start + 100 * MS, progress(false, Progress.UNKNOWN, neverAnswered, Reading.SILENT))
+                    .outcome())
+            .isEqualTo(Outcome.MEMCACHED_TIMEOUT);
     }
 
     @Test
@@ -239,4 +241,5 @@ class DeadlineJudgeTests {
     void stopDetector() {
         pauses.close();
     }
+
 }

@@ -26,9 +26,10 @@ import reactor.core.publisher.Mono;
 import reactor.test.StepVerifier;
 
 /**
- * What a spymemcached future ends as: a miss completes empty, and anything else that leaves no value, a cancel, a
- * failed multi-get, a get() that throws, an answer that never reaches its caller, fails; always. The futures are
- * made by hand, and completed as spymemcached completes them, so that each way of ending is certain. The timeout is
+ * What a spymemcached future ends as: a miss completes empty, and anything else that
+ * leaves no value, a cancel, a failed multi-get, a get() that throws, an answer that
+ * never reaches its caller, fails; always. The futures are made by hand, and completed as
+ * spymemcached completes them, so that each way of ending is certain. The timeout is
  * long: an outcome that only its deadline would bring never arrives within a verify.
  */
 class FutureBridgeTests {
@@ -73,7 +74,8 @@ class FutureBridgeTests {
 
     @Test
     void failsAGetWhoseMultiGetWasCancelledInsteadOfReadingAMiss() {
-        // spymemcached cancels the multi-get, not the gets merged into it: they only hear its status.
+        // spymemcached cancels the multi-get, not the gets merged into it: they only hear
+        // its status.
         Get get = new Get();
         Mono<CachedItem> lookup = bridge.get(Reader.UNKNOWN, () -> get.future);
 
@@ -100,13 +102,16 @@ class FutureBridgeTests {
         get.found("{}");
         get.end(new CancelledOperationStatus());
 
-        StepVerifier.create(lookup).expectNextMatches(item -> new String(item.value(), StandardCharsets.UTF_8)
-                .equals("{}")).expectComplete().verify(VERIFY);
+        StepVerifier.create(lookup)
+            .expectNextMatches(item -> new String(item.value(), StandardCharsets.UTF_8).equals("{}"))
+            .expectComplete()
+            .verify(VERIFY);
     }
 
     @Test
     void failsAGetThatSpymemcachedCancelledAtOnceRatherThanAtItsDeadline() {
-        // As spymemcached does to every operation waiting on a connection it lost, or sent to a server that is down.
+        // As spymemcached does to every operation waiting on a connection it lost, or
+        // sent to a server that is down.
         Get get = new Get();
         Mono<CachedItem> lookup = bridge.get(Reader.UNKNOWN, () -> get.future);
 
@@ -120,7 +125,8 @@ class FutureBridgeTests {
         CancellationException cancelled = new CancellationException("cancelled");
 
         StepVerifier.create(bridge.operation(Reader.UNKNOWN, () -> doneThrowing(cancelled)))
-                .expectErrorMatches(failure -> failure == cancelled).verify(VERIFY);
+            .expectErrorMatches(failure -> failure == cancelled)
+            .verify(VERIFY);
     }
 
     @Test
@@ -128,7 +134,8 @@ class FutureBridgeTests {
         IllegalStateException broken = new IllegalStateException("broken");
 
         StepVerifier.create(bridge.operation(Reader.UNKNOWN, () -> doneThrowing(broken)))
-                .expectErrorMatches(failure -> failure == broken).verify(VERIFY);
+            .expectErrorMatches(failure -> failure == broken)
+            .verify(VERIFY);
     }
 
     @Test
@@ -137,7 +144,8 @@ class FutureBridgeTests {
             FutureBridge quickBridge = new FutureBridge(quick, completions);
 
             StepVerifier.create(quickBridge.operation(Reader.UNKNOWN, FutureBridgeTests::doneButNeverTold))
-                    .expectError(GatewayDelayException.class).verify(VERIFY);
+                .expectError(GatewayDelayException.class)
+                .verify(VERIFY);
         }
     }
 
@@ -150,11 +158,15 @@ class FutureBridgeTests {
             };
 
             StepVerifier.create(quickBridge.operation(broken, FutureBridgeTests::neverDone))
-                    .expectError(TimeoutException.class).verify(VERIFY);
+                .expectError(TimeoutException.class)
+                .verify(VERIFY);
         }
     }
 
-    /** A future done at once, whose listeners run as they are added, and whose get() throws {@code failure}. */
+    /**
+     * A future done at once, whose listeners run as they are added, and whose get()
+     * throws {@code failure}.
+     */
     private static OperationFuture<Boolean> doneThrowing(RuntimeException failure) {
         return new HandMade() {
 
@@ -165,7 +177,10 @@ class FutureBridgeTests {
         };
     }
 
-    /** A future that says it is done, but whose completion is lost: its listeners never run. */
+    /**
+     * A future that says it is done, but whose completion is lost: its listeners never
+     * run.
+     */
     private static OperationFuture<Boolean> doneButNeverTold() {
         return new HandMade() {
 
@@ -207,11 +222,12 @@ class FutureBridgeTests {
         public boolean cancel(boolean ignored) {
             return false;
         }
+
     }
 
     /**
-     * A get as spymemcached's {@code asyncGet} makes it, merged into a multi-get: the multi-get's callback tells it
-     * what memcached, or spymemcached, said.
+     * A get as spymemcached's {@code asyncGet} makes it, merged into a multi-get: the
+     * multi-get's callback tells it what memcached, or spymemcached, said.
      */
     private static final class Get {
 
@@ -257,5 +273,7 @@ class FutureBridgeTests {
             multiGet.receivedStatus(status);
             multiGet.complete();
         }
+
     }
+
 }

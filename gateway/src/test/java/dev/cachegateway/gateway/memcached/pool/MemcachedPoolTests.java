@@ -37,8 +37,9 @@ import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.Status;
 
 /**
- * Three real memcached servers known by names that a resolver of the test's own turns into addresses, so that a
- * server can move, vanish from DNS or appear late, as containers and pods do.
+ * Three real memcached servers known by names that a resolver of the test's own turns
+ * into addresses, so that a server can move, vanish from DNS or appear late, as
+ * containers and pods do.
  */
 @Testcontainers
 class MemcachedPoolTests {
@@ -79,7 +80,7 @@ class MemcachedPoolTests {
             int expected = ring.serverFor(key);
             for (int server = 0; server < 3; server++) {
                 assertThat(rawGet(servers.get(server), key) != null).as("%s on %s", key, NAMES.get(server))
-                        .isEqualTo(server == expected);
+                    .isEqualTo(server == expected);
             }
         }
         assertThat(keys.stream().map(ring::serverFor).distinct()).hasSize(3);
@@ -101,7 +102,7 @@ class MemcachedPoolTests {
             }
         }
         assertThat(pool.servers()).extracting(ServerState::circuitBreaker)
-                .containsExactly(CircuitBreaker.State.CLOSED, CircuitBreaker.State.OPEN, CircuitBreaker.State.CLOSED);
+            .containsExactly(CircuitBreaker.State.CLOSED, CircuitBreaker.State.OPEN, CircuitBreaker.State.CLOSED);
     }
 
     @Test
@@ -158,10 +159,12 @@ class MemcachedPoolTests {
             a.stop();
 
             await("the key of mc-a found at its new address").atMost(Duration.ofSeconds(15))
-                    .untilAsserted(() -> StepVerifier.create(pool.get(onA))
-                            .assertNext(found -> assertThat(text(found)).isEqualTo("on the new a")).verifyComplete());
+                .untilAsserted(() -> StepVerifier.create(pool.get(onA))
+                    .assertNext(found -> assertThat(text(found)).isEqualTo("on the new a"))
+                    .verifyComplete());
             StepVerifier.create(pool.get(onB))
-                    .assertNext(found -> assertThat(text(found)).isEqualTo("on b")).verifyComplete();
+                .assertNext(found -> assertThat(text(found)).isEqualTo("on b"))
+                .verifyComplete();
             assertThat(pool.servers().get(0).address().getPort()).isEqualTo(moved.getMappedPort(11211));
         }
     }
@@ -179,11 +182,13 @@ class MemcachedPoolTests {
 
         dns.put("mc-c", c);
         await("mc-c used once it resolves").atMost(Duration.ofSeconds(15))
-                .untilAsserted(() -> StepVerifier.create(pool.get(onC))
-                        .assertNext(found -> assertThat(text(found)).isEqualTo("on c")).verifyComplete());
+            .untilAsserted(() -> StepVerifier.create(pool.get(onC))
+                .assertNext(found -> assertThat(text(found)).isEqualTo("on c"))
+                .verifyComplete());
     }
 
-    // Through Docker's port proxy a dead server is noticed on the next operation, not at once as on a network.
+    // Through Docker's port proxy a dead server is noticed on the next operation, not at
+    // once as on a network.
     private void awaitDown(int server) {
         String key = keys.stream().filter(candidate -> ring.serverFor(candidate) == server).findFirst().orElseThrow();
         await(NAMES.get(server) + " seen down").atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
@@ -230,4 +235,5 @@ class MemcachedPoolTests {
     private static String text(CachedItem item) {
         return new String(item.value(), StandardCharsets.UTF_8);
     }
+
 }

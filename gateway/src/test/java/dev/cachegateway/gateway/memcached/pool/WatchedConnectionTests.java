@@ -27,9 +27,10 @@ import org.testcontainers.junit.jupiter.Container;
 import org.testcontainers.junit.jupiter.Testcontainers;
 
 /**
- * Deadlines judged by what the connection's reader saw, against a real memcached: a lookup held up behind the
- * gateway's own busy reader is answered, not failed as memcached's timeout, while a memcached that sits on what it
- * was sent is timed out even while lookups keep the reader going.
+ * Deadlines judged by what the connection's reader saw, against a real memcached: a
+ * lookup held up behind the gateway's own busy reader is answered, not failed as
+ * memcached's timeout, while a memcached that sits on what it was sent is timed out even
+ * while lookups keep the reader going.
  */
 @Testcontainers
 class WatchedConnectionTests {
@@ -58,7 +59,8 @@ class WatchedConnectionTests {
         InetSocketAddress address = new InetSocketAddress(memcached.getHost(),
                 memcached.getMappedPort(MemcachedContainer.PORT));
         connection = PoolConnection.open(new InetSocketAddress[] { address }, properties,
-                ImmediateEventExecutor.INSTANCE, properties.getRing().build(List.of(ServerAddress.parse(MemcachedContainer.address(memcached)))));
+                ImmediateEventExecutor.INSTANCE,
+                properties.getRing().build(List.of(ServerAddress.parse(MemcachedContainer.address(memcached)))));
         client = connection.client();
         await("connected").atMost(Duration.ofSeconds(10)).until(() -> client.getAvailableServers().size() == 1);
         deadlines = new OperationDeadlines(TIMEOUT, MAX_GATEWAY_DELAY);
@@ -74,9 +76,11 @@ class WatchedConnectionTests {
     @Test
     void answersLookupsHeldUpBehindTheGatewaysBusyReader() throws Exception {
         assertThat(client.set("busy", 60, "value").get(5, TimeUnit.SECONDS)).isTrue();
-        // A listener runs on the reader's thread: spinning there is a backlog of answers the gateway has yet to
+        // A listener runs on the reader's thread: spinning there is a backlog of answers
+        // the gateway has yet to
         // handle, four timeouts long, with memcached idle throughout.
-        // memcached is paused while the listener is added, so that it is still waiting when the answer comes.
+        // memcached is paused while the listener is added, so that it is still waiting
+        // when the answer comes.
         CountDownLatch busy = new CountDownLatch(1);
         pause();
         try {
@@ -121,7 +125,9 @@ class WatchedConnectionTests {
         }
 
         assertThat(lookups).allSatisfy(lookup -> assertThat(lookup).failsWithin(Duration.ZERO)
-                .withThrowableThat().havingCause().isInstanceOf(TimeoutException.class));
+            .withThrowableThat()
+            .havingCause()
+            .isInstanceOf(TimeoutException.class));
     }
 
     private static void pause() {
@@ -138,4 +144,5 @@ class WatchedConnectionTests {
             Thread.onSpinWait();
         }
     }
+
 }

@@ -7,14 +7,14 @@ import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
 /**
- * The continuum search that libmemcached and nginx share: the first point at or after the key's hash, wrapping.
+ * The continuum search that libmemcached and nginx share: the first point at or after the
+ * key's hash, wrapping.
  */
 class HashRingTests {
 
-    // The key's hash is its first byte, so that a test can aim at any spot of a small ring.
-    private final HashRing ring = new HashRing.Builder(key -> key[0] & 0xFF)
-            .add(30, 2).add(10, 0).add(20, 1)
-            .build();
+    // The key's hash is its first byte, so that a test can aim at any spot of a small
+    // ring.
+    private final HashRing ring = new HashRing.Builder(key -> key[0] & 0xFF).add(30, 2).add(10, 0).add(20, 1).build();
 
     @Test
     void givesAKeyToTheFirstPointAtOrAfterItsHash() {
@@ -31,6 +31,7 @@ class HashRingTests {
     }
 
     private static String key(int hash) {
-        return new String(new byte[] {(byte) hash}, StandardCharsets.US_ASCII);
+        return new String(new byte[] { (byte) hash }, StandardCharsets.US_ASCII);
     }
+
 }

@@ -13,9 +13,10 @@ import dev.cachegateway.gateway.memcached.pool.ServerAddress;
 import org.junit.jupiter.api.Test;
 
 /**
- * The libmemcached ring places keys exactly where libmemcached places them, checked against tables that
- * libmemcached itself produced: its own test cases (IP literals, weights) and a table from Debian's libmemcached for
- * host names, ports other than 11211 and a weight (the C program beside the table).
+ * The libmemcached ring places keys exactly where libmemcached places them, checked
+ * against tables that libmemcached itself produced: its own test cases (IP literals,
+ * weights) and a table from Debian's libmemcached for host names, ports other than 11211
+ * and a weight (the C program beside the table).
  */
 class LibmemcachedKetamaTests {
 
@@ -60,7 +61,9 @@ class LibmemcachedKetamaTests {
         for (String[] row : rows) {
             ServerAddress placed = servers.get(ring.serverFor(row[0]));
             assertThat(placed.port() == ServerAddress.DEFAULT_PORT && !row[1].contains(":") ? placed.host()
-                    : placed.host() + ":" + placed.port()).as("server of %s", row[0]).isEqualTo(row[1]);
+                    : placed.host() + ":" + placed.port())
+                .as("server of %s", row[0])
+                .isEqualTo(row[1]);
         }
     }
 
@@ -68,12 +71,14 @@ class LibmemcachedKetamaTests {
         try (InputStream in = LibmemcachedKetamaTests.class.getClassLoader().getResourceAsStream(table)) {
             assertThat(in).as(table).isNotNull();
             return new String(in.readAllBytes(), StandardCharsets.UTF_8).lines()
-                    .filter(line -> !line.startsWith("#") && !line.isBlank())
-                    .map(line -> line.split("\t", 2)).toList();
+                .filter(line -> !line.startsWith("#") && !line.isBlank())
+                .map(line -> line.split("\t", 2))
+                .toList();
         }
     }
 
     private static List<ServerAddress> parse(String... servers) {
         return Arrays.stream(servers).map(ServerAddress::parse).toList();
     }
+
 }

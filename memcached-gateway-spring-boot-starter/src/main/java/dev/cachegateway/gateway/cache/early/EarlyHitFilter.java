@@ -23,12 +23,14 @@ import org.springframework.web.server.WebFilter;
 import org.springframework.web.server.WebFilterChain;
 
 /**
- * Answers the hits of cached routes before the gateway routes them. Routing, the gateway's filter chain and its
- * observations cost a hit more than the lookup itself, and a hit needs none of them. The routes stay the one source
- * of truth: this filter takes them from the {@link RouteLocator} and tries their own predicates in their order, and
- * steps in only where the first route that matches has the cache filter as its only filter, so that nothing a route
- * does is skipped. Anything but a hit goes on through the route as before, with the lookup handed to the route's
- * filter. A predicate that cannot say at once ({@link SyncPredicates}) leaves the request to the gateway.
+ * Answers the hits of cached routes before the gateway routes them. Routing, the
+ * gateway's filter chain and its observations cost a hit more than the lookup itself, and
+ * a hit needs none of them. The routes stay the one source of truth: this filter takes
+ * them from the {@link RouteLocator} and tries their own predicates in their order, and
+ * steps in only where the first route that matches has the cache filter as its only
+ * filter, so that nothing a route does is skipped. Anything but a hit goes on through the
+ * route as before, with the lookup handed to the route's filter. A predicate that cannot
+ * say at once ({@link SyncPredicates}) leaves the request to the gateway.
  */
 public final class EarlyHitFilter implements WebFilter, Ordered, ApplicationListener<RefreshRoutesResultEvent> {
 
@@ -41,7 +43,10 @@ public final class EarlyHitFilter implements WebFilter, Ordered, ApplicationList
 
     private final EarlyHitReport report = new EarlyHitReport();
 
-    /** Every route in order, with its cache filter where this filter may answer for it; empty until routes load. */
+    /**
+     * Every route in order, with its cache filter where this filter may answer for it;
+     * empty until routes load.
+     */
     private volatile List<Candidate> candidates = List.of();
 
     public EarlyHitFilter(RouteLocator routeLocator, ApplicationContext context) {
@@ -51,12 +56,16 @@ public final class EarlyHitFilter implements WebFilter, Ordered, ApplicationList
 
     @Override
     public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
-        // The gateway routes nothing on the management port, which shares this filter when it runs apart.
+        // The gateway routes nothing on the management port, which shares this filter
+        // when it runs apart.
         @Nullable MemcachedCacheFilter cache = exchange.getApplicationContext() == context ? match(exchange) : null;
         return cache != null ? cache.answerEarly(exchange, chain) : chain.filter(exchange);
     }
 
-    /** The cache filter of the route the gateway would pick, if it is one this filter answers for; else null. */
+    /**
+     * The cache filter of the route the gateway would pick, if it is one this filter
+     * answers for; else null.
+     */
     private @Nullable MemcachedCacheFilter match(ServerWebExchange exchange) {
         for (Candidate candidate : candidates) {
             if (candidate.test().isEmpty()) {
@@ -107,7 +116,11 @@ public final class EarlyHitFilter implements WebFilter, Ordered, ApplicationList
         return ORDER;
     }
 
-    /** A route's predicate as a plain test (none if it has none), and its cache filter if this filter may answer. */
+    /**
+     * A route's predicate as a plain test (none if it has none), and its cache filter if
+     * this filter may answer.
+     */
     private record Candidate(Optional<Predicate<ServerWebExchange>> test, @Nullable MemcachedCacheFilter cache) {
     }
+
 }

@@ -16,9 +16,10 @@ import org.springframework.cloud.gateway.route.Route;
 import org.springframework.web.server.ServerWebExchange;
 
 /**
- * Says, when routes load and whenever that changes, which cached routes have their hits answered before routing,
- * and why the others do not. {@link SyncPredicates} reads predicates through Spring Cloud Gateway's private fields:
- * were an upgrade to change them, hits would quietly take the slower way, and this is where that shows.
+ * Says, when routes load and whenever that changes, which cached routes have their hits
+ * answered before routing, and why the others do not. {@link SyncPredicates} reads
+ * predicates through Spring Cloud Gateway's private fields: were an upgrade to change
+ * them, hits would quietly take the slower way, and this is where that shows.
  */
 final class EarlyHitReport {
 
@@ -26,12 +27,16 @@ final class EarlyHitReport {
 
     private String last = "";
 
-    /** {@code tests} holds each route's predicate as a plain test, in the routes' order, if it could be read. */
+    /**
+     * {@code tests} holds each route's predicate as a plain test, in the routes' order,
+     * if it could be read.
+     */
     synchronized void report(List<Route> routes, List<Optional<Predicate<ServerWebExchange>>> tests) {
         List<String> early = new ArrayList<>();
         List<String> routed = new ArrayList<>();
         List<String> unread = new ArrayList<>();
-        // The first route whose predicate cannot be read: no route after it is answered early.
+        // The first route whose predicate cannot be read: no route after it is answered
+        // early.
         @Nullable String blocker = null;
         for (int i = 0; i < routes.size(); i++) {
             Route route = routes.get(i);
@@ -60,8 +65,10 @@ final class EarlyHitReport {
         log.info("Cached routes whose hits are answered before routing: {}; routed first, for their other filters: {}",
                 early, routed);
         if (!unread.isEmpty()) {
-            log.warn("Cached routes whose hits are routed first, since a predicate up to them cannot be read at once"
-                    + " (a Spring Cloud Gateway upgrade may have changed how predicates are joined): {}", unread);
+            log.warn(
+                    "Cached routes whose hits are routed first, since a predicate up to them cannot be read at once"
+                            + " (a Spring Cloud Gateway upgrade may have changed how predicates are joined): {}",
+                    unread);
         }
     }
 
@@ -69,4 +76,5 @@ final class EarlyHitReport {
         GatewayFilter inner = filter instanceof OrderedGatewayFilter ordered ? ordered.getDelegate() : filter;
         return inner instanceof MemcachedCacheFilter;
     }
+
 }

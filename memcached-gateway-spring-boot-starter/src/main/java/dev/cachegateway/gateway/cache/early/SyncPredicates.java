@@ -13,10 +13,11 @@ import org.springframework.util.ReflectionUtils;
 import org.springframework.web.server.ServerWebExchange;
 
 /**
- * A route's predicate as a plain test, for {@link EarlyHitFilter}: where every part of it answers at once, its
- * value is read without subscribing to anything. The gateway joins a route's predicates with {@code and}, and
- * those joins keep their parts to themselves, so they are opened once, when routes load; anything this class does
- * not know makes the whole predicate unknown, and the request is left to the gateway.
+ * A route's predicate as a plain test, for {@link EarlyHitFilter}: where every part of it
+ * answers at once, its value is read without subscribing to anything. The gateway joins a
+ * route's predicates with {@code and}, and those joins keep their parts to themselves, so
+ * they are opened once, when routes load; anything this class does not know makes the
+ * whole predicate unknown, and the request is left to the gateway.
  */
 public final class SyncPredicates {
 
@@ -86,4 +87,5 @@ public final class SyncPredicates {
         }
         return (AsyncPredicate<? super ServerWebExchange>) part;
     }
+
 }

@@ -5,9 +5,10 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpHeaders;
 
 /**
- * A whole answer's headers as its hits send them: the stored ones with {@code Age}, and a {@code Date} where it has
- * none. Both change at most once a second, so the headers made for one hit serve every other hit on the item in the
- * same second at the same age, rather than each hit copying them.
+ * A whole answer's headers as its hits send them: the stored ones with {@code Age}, and a
+ * {@code Date} where it has none. Both change at most once a second, so the headers made
+ * for one hit serve every other hit on the item in the same second at the same age,
+ * rather than each hit copying them.
  */
 final class AgedHeaders implements HitHeaders {
 
@@ -42,4 +43,5 @@ final class AgedHeaders implements HitHeaders {
 
     private record Made(long ageSeconds, long second, HttpHeaders headers) {
     }
+
 }

@@ -15,8 +15,9 @@ import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 
 /**
- * A memcached item as the answer to a request, as nginx makes it on a hit: 200, the bytes, the route's Content-Type
- * and, when the item's flags say so, {@code Content-Encoding: gzip}; and a strong ETag of the bytes.
+ * A memcached item as the answer to a request, as nginx makes it on a hit: 200, the
+ * bytes, the route's Content-Type and, when the item's flags say so,
+ * {@code Content-Encoding: gzip}; and a strong ETag of the bytes.
  */
 public final class BodyFormat implements ItemFormat {
 
@@ -65,11 +66,15 @@ public final class BodyFormat implements ItemFormat {
         return ItemAge.of(found).fresh();
     }
 
-    /** Aged from memcached's remaining TTL and the stale windows in the flags: a body says nothing of its age. */
+    /**
+     * Aged from memcached's remaining TTL and the stale windows in the flags: a body says
+     * nothing of its age.
+     */
     @Override
     public HitAnswer answer(DecodedItem item, int flags, long remainingTtl, long nowMillis) {
         CapturedResponse stored = item.stored();
-        return new HitAnswer(new CapturedResponse(stored.status(), item.hitHeaders().at(0, nowMillis),
-                stored.body()), ItemAge.of(flags, remainingTtl));
+        return new HitAnswer(new CapturedResponse(stored.status(), item.hitHeaders().at(0, nowMillis), stored.body()),
+                ItemAge.of(flags, remainingTtl));
     }
+
 }

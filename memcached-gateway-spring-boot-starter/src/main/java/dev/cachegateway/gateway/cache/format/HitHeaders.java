@@ -2,7 +2,10 @@ package dev.cachegateway.gateway.cache.format;
 
 import org.springframework.http.HttpHeaders;
 
-/** The headers that hits on one reading of an item send, given the stored answer's age; read-only. */
+/**
+ * The headers that hits on one reading of an item send, given the stored answer's age;
+ * read-only.
+ */
 @FunctionalInterface
 public interface HitHeaders {
 
@@ -17,4 +20,5 @@ public interface HitHeaders {
         HttpHeaders readOnly = HttpHeaders.readOnlyHttpHeaders(headers);
         return (ageSeconds, nowMillis) -> readOnly;
     }
+
 }

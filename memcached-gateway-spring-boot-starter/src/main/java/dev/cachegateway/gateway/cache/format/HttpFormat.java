@@ -19,17 +19,19 @@ import dev.cachegateway.gateway.memcached.MetaItem;
 import org.springframework.http.HttpHeaders;
 
 /**
- * The whole answer in memcached, as OpenResty's srcache stores it ({@link HttpMessage}): status, headers and body,
- * so that a hit answers as the backend did, and srcache and this gateway read each other's items. Hop-by-hop headers
- * and {@code Set-Cookie} are not stored, as srcache's {@code srcache_store_hide_header} defaults; a route may hide
- * more or pass some. A hit adds {@code Age}, and a {@code Date} and an ETag of the body where the item has none.
+ * The whole answer in memcached, as OpenResty's srcache stores it ({@link HttpMessage}):
+ * status, headers and body, so that a hit answers as the backend did, and srcache and
+ * this gateway read each other's items. Hop-by-hop headers and {@code Set-Cookie} are not
+ * stored, as srcache's {@code srcache_store_hide_header} defaults; a route may hide more
+ * or pass some. A hit adds {@code Age}, and a {@code Date} and an ETag of the body where
+ * the item has none.
  */
 public final class HttpFormat implements ItemFormat {
 
     /**
-     * srcache's hidden headers, and the two other hop-by-hop headers of proxies that it lets through
-     * ({@code Proxy-Connection}, {@code Proxy-Authentication-Info}); Content-Length too, since each reader frames its
-     * own answer.
+     * srcache's hidden headers, and the two other hop-by-hop headers of proxies that it
+     * lets through ({@code Proxy-Connection}, {@code Proxy-Authentication-Info});
+     * Content-Length too, since each reader frames its own answer.
      */
     public static final Set<String> HIDDEN = Set.of("connection", "keep-alive", "proxy-authenticate",
             "proxy-authorization", "proxy-connection", "proxy-authentication-info", "te", "trailers",
@@ -57,8 +59,8 @@ public final class HttpFormat implements ItemFormat {
     }
 
     /**
-     * The message, and the headers every hit on it sends: the stored ones less the variant mark, and an ETag of the
-     * body where the backend sent none.
+     * The message, and the headers every hit on it sends: the stored ones less the
+     * variant mark, and an ETag of the body where the backend sent none.
      */
     @Override
     public Optional<DecodedItem> decode(CachedItem item) {
@@ -73,7 +75,10 @@ public final class HttpFormat implements ItemFormat {
         });
     }
 
-    /** Marks an answer that varies with the digest of this request's headers, so that only its variant shares it. */
+    /**
+     * Marks an answer that varies with the digest of this request's headers, so that only
+     * its variant shares it.
+     */
     @Override
     public CapturedResponse capture(CapturedResponse answer, HttpHeaders requestHeaders) {
         if (!Variants.varies(answer.headers())) {
@@ -85,9 +90,11 @@ public final class HttpFormat implements ItemFormat {
     }
 
     /**
-     * The answer as a message, without the hidden headers, those its {@code Connection} names, and an ETag that the
-     * gateway computed itself (hits compute it again); with a {@code Date} if the backend sent none (RFC 9110 6.6.1),
-     * and with only the {@code Age} that its {@code Date} does not tell, so that hits count no second twice.
+     * The answer as a message, without the hidden headers, those its {@code Connection}
+     * names, and an ETag that the gateway computed itself (hits compute it again); with a
+     * {@code Date} if the backend sent none (RFC 9110 6.6.1), and with only the
+     * {@code Age} that its {@code Date} does not tell, so that hits count no second
+     * twice.
      */
     @Override
     public CachedItem encode(CapturedResponse answer, int flags, long askedMillis) {
@@ -121,24 +128,35 @@ public final class HttpFormat implements ItemFormat {
         return GzipAcceptance.canTake(requestHeaders, stored) && Variants.matches(stored.headers(), requestHeaders);
     }
 
-    // Only the stored headers: a replica that waits for another's answer asks this on every poll, and needs no ETag.
+    // Only the stored headers: a replica that waits for another's answer asks this on
+    // every poll, and needs no ETag.
     @Override
     public boolean isFresh(MetaItem found) {
-        return HttpMessage.decode(found.item().value()).map(stored -> StoredAnswerAge.of(stored.headers(),
-                found.item().flags(), found.remainingTtlSeconds(), System.currentTimeMillis()).age().fresh())
-                .orElse(false);
+        return HttpMessage.decode(found.item().value())
+            .map(stored -> StoredAnswerAge
+                .of(stored.headers(), found.item().flags(), found.remainingTtlSeconds(), System.currentTimeMillis())
+                .age()
+                .fresh())
+            .orElse(false);
     }
 
-    /** Aged by RFC 9111 4.2.3 from its stored headers ({@link StoredAnswerAge}), with a Date if it has none. */
+    /**
+     * Aged by RFC 9111 4.2.3 from its stored headers ({@link StoredAnswerAge}), with a
+     * Date if it has none.
+     */
     @Override
     public HitAnswer answer(DecodedItem item, int flags, long remainingTtl, long nowMillis) {
         StoredAnswerAge age = item.freshness().at(flags, remainingTtl, nowMillis);
         CapturedResponse stored = item.stored();
-        return new HitAnswer(new CapturedResponse(stored.status(), item.hitHeaders().at(age.seconds(), nowMillis),
-                stored.body()), age.age());
+        return new HitAnswer(
+                new CapturedResponse(stored.status(), item.hitHeaders().at(age.seconds(), nowMillis), stored.body()),
+                age.age());
     }
 
-    /** A request for another variant than the one under the primary key looks under that variant's own key. */
+    /**
+     * A request for another variant than the one under the primary key looks under that
+     * variant's own key.
+     */
     @Override
     public Optional<String> otherVariant(String key, CapturedResponse stored, HttpHeaders requestHeaders) {
         if (Variants.matches(stored.headers(), requestHeaders)) {
@@ -147,4 +165,5 @@ public final class HttpFormat implements ItemFormat {
         String epoch = Variants.epoch(stored.headers()).orElse("none");
         return VariantKey.of(key, epoch, Variants.digest(stored.headers(), requestHeaders));
     }
+
 }

@@ -12,15 +12,16 @@ import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
 
 /**
- * An answer as an HTTP/1.1 message, the way OpenResty's srcache stores it in memcached: {@code HTTP/1.1 200 OK},
- * a {@code Name: value} line per header, an empty line, the body; every line ends with CRLF. No Content-Length:
- * memcached frames the item, and each reader frames its own answer.
+ * An answer as an HTTP/1.1 message, the way OpenResty's srcache stores it in memcached:
+ * {@code HTTP/1.1 200 OK}, a {@code Name: value} line per header, an empty line, the
+ * body; every line ends with CRLF. No Content-Length: memcached frames the item, and each
+ * reader frames its own answer.
  */
 final class HttpMessage {
 
-    private static final byte[] END_OF_HEADERS = {'\r', '\n', '\r', '\n'};
+    private static final byte[] END_OF_HEADERS = { '\r', '\n', '\r', '\n' };
 
-    private static final byte[] CRLF = {'\r', '\n'};
+    private static final byte[] CRLF = { '\r', '\n' };
 
     private static final String SEPARATORS = "()<>@,;:\\\"/[]?={}";
 
@@ -47,10 +48,15 @@ final class HttpMessage {
         return item.toByteArray();
     }
 
-    /** The answer {@code bytes} hold, or empty when they are not an HTTP/1.x response message. */
+    /**
+     * The answer {@code bytes} hold, or empty when they are not an HTTP/1.x response
+     * message.
+     */
     static Optional<CapturedResponse> decode(byte[] bytes) {
-        // Every hit of a whole answer comes through here, so the head is read as bytes, line by line, with no
-        // splitting, pattern or stream: a body hit has no such step, and this one must stay cheap beside it.
+        // Every hit of a whole answer comes through here, so the head is read as bytes,
+        // line by line, with no
+        // splitting, pattern or stream: a body hit has no such step, and this one must
+        // stay cheap beside it.
         int end = indexOf(bytes, END_OF_HEADERS, Math.min(bytes.length, MAX_HEAD + END_OF_HEADERS.length));
         if (end < 0) {
             return Optional.empty();
@@ -64,7 +70,8 @@ final class HttpMessage {
         for (int line = lineEnd + CRLF.length; line < end + CRLF.length; line = lineEnd + CRLF.length) {
             lineEnd = indexOf(bytes, CRLF, line, end + CRLF.length);
             int colon = nameEnd(bytes, line, lineEnd);
-            // A control character in a value (a bare LF above all) would split the header when a hit is written.
+            // A control character in a value (a bare LF above all) would split the header
+            // when a hit is written.
             if (colon <= line || bytes[colon] != ':' || hasControl(bytes, colon + 1, lineEnd)) {
                 return Optional.empty();
             }
@@ -102,7 +109,8 @@ final class HttpMessage {
         return value >= 100 ? Optional.of(HttpStatusCode.valueOf(value)) : Optional.empty();
     }
 
-    // Where a header name's token characters end in [from, to): at its colon in a well-formed line.
+    // Where a header name's token characters end in [from, to): at its colon in a
+    // well-formed line.
     private static int nameEnd(byte[] bytes, int from, int to) {
         int i = from;
         while (i < to && isTokenChar(bytes[i])) {
@@ -133,8 +141,7 @@ final class HttpMessage {
     }
 
     private static int indexOf(byte[] bytes, byte[] wanted, int from, int limit) {
-        outer:
-        for (int i = from; i <= limit - wanted.length; i++) {
+        outer: for (int i = from; i <= limit - wanted.length; i++) {
             for (int j = 0; j < wanted.length; j++) {
                 if (bytes[i + j] != wanted[j]) {
                     continue outer;
@@ -144,4 +151,5 @@ final class HttpMessage {
         }
         return -1;
     }
+
 }

@@ -10,20 +10,28 @@ import dev.cachegateway.gateway.memcached.MetaItem;
 import org.springframework.http.HttpHeaders;
 
 /**
- * How a route's memcached items hold answers: {@link BodyFormat}, the body alone as nginx's {@code memcached_pass}
- * reads it, or {@link HttpFormat}, the whole answer as OpenResty's srcache stores it. One key holds one format.
+ * How a route's memcached items hold answers: {@link BodyFormat}, the body alone as
+ * nginx's {@code memcached_pass} reads it, or {@link HttpFormat}, the whole answer as
+ * OpenResty's srcache stores it. One key holds one format.
  */
 public sealed interface ItemFormat permits BodyFormat, HttpFormat {
 
-    /** The answer an item holds and what hits on it share; empty when the item is not of this format. */
+    /**
+     * The answer an item holds and what hits on it share; empty when the item is not of
+     * this format.
+     */
     Optional<DecodedItem> decode(CachedItem item);
 
-    /** What a backend answer, about to be shared with other requests and stored, carries of the request it answers. */
+    /**
+     * What a backend answer, about to be shared with other requests and stored, carries
+     * of the request it answers.
+     */
     CapturedResponse capture(CapturedResponse answer, HttpHeaders requestHeaders);
 
     /**
-     * The item that stores {@code answer}, with the flags its store decision gave; {@code askedMillis} is when the
-     * request it answers was sent, which the answer's age is counted from (RFC 9111 4.2.3).
+     * The item that stores {@code answer}, with the flags its store decision gave;
+     * {@code askedMillis} is when the request it answers was sent, which the answer's age
+     * is counted from (RFC 9111 4.2.3).
      */
     CachedItem encode(CapturedResponse answer, int flags, long askedMillis);
 
@@ -31,12 +39,12 @@ public sealed interface ItemFormat permits BodyFormat, HttpFormat {
     boolean canAnswer(HttpHeaders requestHeaders, CapturedResponse stored);
 
     /**
-     * A hit on a stored answer: the response it sends, with what a cache adds, and where it stands against its
-     * freshness.
-     *
+     * A hit on a stored answer: the response it sends, with what a cache adds, and where
+     * it stands against its freshness.
      * @param flags the item's flags
-     * @param remainingTtl memcached's remaining TTL in seconds, or a {@link dev.cachegateway.gateway.memcached.MetaItem}
-     * constant when it did not tell one
+     * @param remainingTtl memcached's remaining TTL in seconds, or a
+     * {@link dev.cachegateway.gateway.memcached.MetaItem} constant when it did not tell
+     * one
      */
     HitAnswer answer(DecodedItem item, int flags, long remainingTtl, long nowMillis);
 
@@ -52,8 +60,12 @@ public sealed interface ItemFormat permits BodyFormat, HttpFormat {
     /** Whether an item a lookup found is fresh; an item not of this format is not. */
     boolean isFresh(MetaItem found);
 
-    /** The key of the variant of {@code stored} that a request with these headers needs, if it is not this one. */
+    /**
+     * The key of the variant of {@code stored} that a request with these headers needs,
+     * if it is not this one.
+     */
     default Optional<String> otherVariant(String key, CapturedResponse stored, HttpHeaders requestHeaders) {
         return Optional.empty();
     }
+
 }

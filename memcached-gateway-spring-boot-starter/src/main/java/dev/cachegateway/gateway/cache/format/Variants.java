@@ -16,12 +16,13 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpHeaders;
 
 /**
- * The variants of an answer that varies (RFC 9111 4.1), as nginx's {@code proxy_cache} keeps them: each under a
- * secondary key made of the primary key and a digest of the request headers its {@code Vary} names, and the latest
- * one under the primary key too, where every lookup starts. The items carry {@value #HEADER}: the variant's digest
- * and the primary item's epoch, a random word that every variant stored beside it shares. A write that deletes the
- * primary item thereby orphans all the secondary ones, since the next primary item gets a new epoch: no key index
- * is needed to invalidate them.
+ * The variants of an answer that varies (RFC 9111 4.1), as nginx's {@code proxy_cache}
+ * keeps them: each under a secondary key made of the primary key and a digest of the
+ * request headers its {@code Vary} names, and the latest one under the primary key too,
+ * where every lookup starts. The items carry {@value #HEADER}: the variant's digest and
+ * the primary item's epoch, a random word that every variant stored beside it shares. A
+ * write that deletes the primary item thereby orphans all the secondary ones, since the
+ * next primary item gets a new epoch: no key index is needed to invalidate them.
  */
 public final class Variants {
 
@@ -33,33 +34,43 @@ public final class Variants {
     private Variants() {
     }
 
-    /** Whether an answer varies on request headers; {@code Vary: *} is not stored at all. */
+    /**
+     * Whether an answer varies on request headers; {@code Vary: *} is not stored at all.
+     */
     public static boolean varies(HttpHeaders answer) {
         return !answer.getVary().isEmpty();
     }
 
-    /** The digest of what a request with these headers sends for the headers an answer's Vary names. */
+    /**
+     * The digest of what a request with these headers sends for the headers an answer's
+     * Vary names.
+     */
     static String digest(HttpHeaders answer, HttpHeaders request) {
         StringBuilder selected = new StringBuilder();
         TreeSet<String> names = new TreeSet<>();
         answer.getVary().forEach(name -> names.add(name.trim().toLowerCase(Locale.ROOT)));
         for (String name : names) {
             List<String> values = request.get(name);
-            // Absent differs from empty; several lines count as one comma-separated list (RFC 9110 5.3).
+            // Absent differs from empty; several lines count as one comma-separated list
+            // (RFC 9110 5.3).
             selected.append(name).append(values == null ? "\n" : ":" + normalised(values) + "\n");
         }
         return BASE64URL.encodeToString(Md5.digest(selected.toString().getBytes(StandardCharsets.UTF_8)));
     }
 
     /**
-     * What the misses of one variant share in a gateway's table of misses in flight ({@code InFlightRequests}):
-     * the primary key and the variant's digest, apart by a space, which no rendered key holds.
+     * What the misses of one variant share in a gateway's table of misses in flight
+     * ({@code InFlightRequests}): the primary key and the variant's digest, apart by a
+     * space, which no rendered key holds.
      */
     public static String flightKey(String primary, HttpHeaders answer, HttpHeaders request) {
         return primary + " " + digest(answer, request);
     }
 
-    /** Whether a stored answer is the variant a request with these headers needs; one that does not vary always is. */
+    /**
+     * Whether a stored answer is the variant a request with these headers needs; one that
+     * does not vary always is.
+     */
     static boolean matches(HttpHeaders stored, HttpHeaders request) {
         return !varies(stored) || digest(stored, request).equals(part(stored, 0));
     }
@@ -70,8 +81,9 @@ public final class Variants {
     }
 
     /**
-     * A hit's answer with the variant of the item it was made from, which a hit leaves out: for requests that wait
-     * for it, so that each can tell whether it is the variant it needs. It never reaches a client.
+     * A hit's answer with the variant of the item it was made from, which a hit leaves
+     * out: for requests that wait for it, so that each can tell whether it is the variant
+     * it needs. It never reaches a client.
      */
     public static CapturedResponse tagged(CapturedResponse hit, HttpHeaders stored) {
         String variant = stored.getFirst(HEADER);
@@ -119,4 +131,5 @@ public final class Variants {
         String[] parts = value != null ? value.trim().split(" +") : new String[0];
         return index < parts.length ? parts[index] : null;
     }
+
 }

@@ -12,17 +12,19 @@ import dev.cachegateway.gateway.memcached.CachedItem;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The last version of each hot key that a lookup read, decoded, so that the hits on it pay for reading it once: the
- * parse of an http item, its freshness headers and the digest of its ETag. A version is its bytes and flags, so a
- * reading is reused only for an item equal to the one it was made from, byte for byte; comparing costs far less
- * than any of what it saves. Unlike the near-cache this spares no memcached round trip, and so never serves an
- * item memcached no longer holds.
+ * The last version of each hot key that a lookup read, decoded, so that the hits on it
+ * pay for reading it once: the parse of an http item, its freshness headers and the
+ * digest of its ETag. A version is its bytes and flags, so a reading is reused only for
+ * an item equal to the one it was made from, byte for byte; comparing costs far less than
+ * any of what it saves. Unlike the near-cache this spares no memcached round trip, and so
+ * never serves an item memcached no longer holds.
  */
 public final class DecodedItems {
 
     private static final DecodedItems OFF = new DecodedItems(null);
 
-    // What an entry costs besides its bytes: the entry, its item, the decoded headers and the map's node, roughly.
+    // What an entry costs besides its bytes: the entry, its item, the decoded headers and
+    // the map's node, roughly.
     private static final int ENTRY_OVERHEAD = 512;
 
     private final @Nullable Cache<String, Reading> readings;
@@ -37,9 +39,9 @@ public final class DecodedItems {
             return OFF;
         }
         return new DecodedItems(Caffeine.newBuilder()
-                .maximumWeight(maxBytes)
-                .weigher((String key, Reading reading) -> (int) Math.min(Integer.MAX_VALUE, reading.bytes(key)))
-                .build());
+            .maximumWeight(maxBytes)
+            .weigher((String key, Reading reading) -> (int) Math.min(Integer.MAX_VALUE, reading.bytes(key)))
+            .build());
     }
 
     /** Decodes every item anew. */
@@ -47,7 +49,10 @@ public final class DecodedItems {
         return OFF;
     }
 
-    /** {@code item}, found under {@code key}, as {@code format} reads it; empty when it is not of that format. */
+    /**
+     * {@code item}, found under {@code key}, as {@code format} reads it; empty when it is
+     * not of that format.
+     */
     public Optional<DecodedItem> read(String key, CachedItem item, ItemFormat format) {
         if (readings == null) {
             return format.decode(item);
@@ -81,4 +86,5 @@ public final class DecodedItems {
             return 2L * item.value().length + 2L * key.length() + ENTRY_OVERHEAD;
         }
     }
+
 }

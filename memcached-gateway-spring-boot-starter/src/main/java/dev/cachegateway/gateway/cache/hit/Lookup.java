@@ -3,7 +3,9 @@ package dev.cachegateway.gateway.cache.hit;
 import dev.cachegateway.gateway.cache.policy.ItemAge;
 import dev.cachegateway.gateway.cache.response.CapturedResponse;
 
-/** What a lookup found: an item this client can take, nothing it can use, or a failure. */
+/**
+ * What a lookup found: an item this client can take, nothing it can use, or a failure.
+ */
 public sealed interface Lookup {
 
     /** Nothing in memcached under the key. */
@@ -20,21 +22,27 @@ public sealed interface Lookup {
         return new Failed(failure);
     }
 
-    /** No item this client can take; the two are different outcomes for the client and the meters. */
+    /**
+     * No item this client can take; the two are different outcomes for the client and the
+     * meters.
+     */
     enum Absent implements Lookup {
+
         MISS, UNUSABLE
+
     }
 
     /**
      * An item this client can take, fresh or stale.
      *
      * @param response what a client is sent for it
-     * @param stored the answer as the item holds it, without what a hit adds: the base of a revalidation
+     * @param stored the answer as the item holds it, without what a hit adds: the base of
+     * a revalidation
      * @param age where it stands against its freshness
-     * @param wonRefresh whether memcached chose this lookup, of all replicas', to refresh it early
+     * @param wonRefresh whether memcached chose this lookup, of all replicas', to refresh
+     * it early
      */
-    record Hit(CapturedResponse response, CapturedResponse stored, ItemAge age, boolean wonRefresh)
-            implements Lookup {
+    record Hit(CapturedResponse response, CapturedResponse stored, ItemAge age, boolean wonRefresh) implements Lookup {
     }
 
     /**
@@ -44,4 +52,5 @@ public sealed interface Lookup {
      */
     record Failed(Throwable failure) implements Lookup {
     }
+
 }

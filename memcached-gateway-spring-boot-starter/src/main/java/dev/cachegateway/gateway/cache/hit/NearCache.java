@@ -11,16 +11,18 @@ import dev.cachegateway.gateway.memcached.CachedItem;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The hottest memcached items, held in this gateway's heap for a short TTL, so that a hit on them costs neither a
- * round trip nor a thread hop. An item stored by this gateway lives no longer than its memcached TTL; one read from
- * memcached, whose remaining TTL a {@code get} does not tell, lives the near-cache TTL. Off (a TTL of 0), it holds
- * nothing and every call is a no-op.
+ * The hottest memcached items, held in this gateway's heap for a short TTL, so that a hit
+ * on them costs neither a round trip nor a thread hop. An item stored by this gateway
+ * lives no longer than its memcached TTL; one read from memcached, whose remaining TTL a
+ * {@code get} does not tell, lives the near-cache TTL. Off (a TTL of 0), it holds nothing
+ * and every call is a no-op.
  */
 public final class NearCache {
 
     private static final NearCache OFF = new NearCache(null, 0);
 
-    // What an entry costs besides its value and key: the entry, the item and the map's node, roughly.
+    // What an entry costs besides its value and key: the entry, the item and the map's
+    // node, roughly.
     private static final int ENTRY_OVERHEAD = 96;
 
     // None when off.
@@ -39,15 +41,15 @@ public final class NearCache {
             return OFF;
         }
         long maxBytes = properties.getMaxBytes().toBytes();
-        // Caffeine bounds by size or by weight, not both. Weighing each entry at least maxBytes / maxEntries bounds
+        // Caffeine bounds by size or by weight, not both. Weighing each entry at least
+        // maxBytes / maxEntries bounds
         // the entries as well: maxEntries of them reach maxBytes however small they are.
         long floor = Math.max(1, maxBytes / Math.max(1, properties.getMaxEntries()));
         Cache<String, NearItem> items = Caffeine.newBuilder()
-                .maximumWeight(maxBytes)
-                .weigher((String key, NearItem item) -> (int) Math.min(Integer.MAX_VALUE,
-                        Math.max(floor, item.bytes(key))))
-                .expireAfter(new PerItemExpiry())
-                .build();
+            .maximumWeight(maxBytes)
+            .weigher((String key, NearItem item) -> (int) Math.min(Integer.MAX_VALUE, Math.max(floor, item.bytes(key))))
+            .expireAfter(new PerItemExpiry())
+            .build();
         return new NearCache(items, ttl.toNanos());
     }
 
@@ -66,15 +68,18 @@ public final class NearCache {
     }
 
     /**
-     * Keeps a fresh item just read from memcached, for the near-cache TTL and never past its freshness where the
-     * lookup learned it.
+     * Keeps a fresh item just read from memcached, for the near-cache TTL and never past
+     * its freshness where the lookup learned it.
      */
     public void read(String key, CachedItem item, ItemAge age) {
         long freshNanos = age.ttl().isPresent() ? Duration.ofSeconds(age.ttl().getAsLong()).toNanos() : Long.MAX_VALUE;
         keep(key, item, Math.min(ttlNanos, freshNanos));
     }
 
-    /** Keeps an item this gateway just stored in memcached, fresh for {@code freshSeconds} (0: for ever). */
+    /**
+     * Keeps an item this gateway just stored in memcached, fresh for {@code freshSeconds}
+     * (0: for ever).
+     */
     public void stored(String key, CachedItem item, long freshSeconds) {
         long freshNanos = freshSeconds > 0 ? Duration.ofSeconds(freshSeconds).toNanos() : Long.MAX_VALUE;
         keep(key, item, Math.min(ttlNanos, freshNanos));
@@ -125,5 +130,7 @@ public final class NearCache {
         public long expireAfterRead(String key, NearItem item, long currentTime, long currentDuration) {
             return currentDuration;
         }
+
     }
+
 }

@@ -14,12 +14,14 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpHeaders;
 
 /**
- * Turns a request into its memcached key, as nginx's {@code set $memcached_key ...} does. The template may use
- * {@code $uri} (the decoded, normalised path), {@code $args} (the raw query string), {@code $is_args}
- * ({@code ?} when there is a query string) and {@code $http_<name>} (a request header: {@code $http_accept_language}
- * is {@code Accept-Language}; several lines of it are joined with ", " and a missing one is empty, as in nginx);
- * the default is {@code $uri}. The key is escaped like nginx's {@code NGX_ESCAPE_MEMCACHED}, so that items written
- * for nginx are found under the same keys.
+ * Turns a request into its memcached key, as nginx's {@code set $memcached_key ...} does.
+ * The template may use {@code $uri} (the decoded, normalised path), {@code $args} (the
+ * raw query string), {@code $is_args} ({@code ?} when there is a query string) and
+ * {@code $http_<name>} (a request header: {@code $http_accept_language} is
+ * {@code Accept-Language}; several lines of it are joined with ", " and a missing one is
+ * empty, as in nginx); the default is {@code $uri}. The key is escaped like nginx's
+ * {@code NGX_ESCAPE_MEMCACHED}, so that items written for nginx are found under the same
+ * keys.
  */
 public final class CacheKeyTemplate {
 
@@ -39,7 +41,10 @@ public final class CacheKeyTemplate {
         this.headerNames = headerNames;
     }
 
-    /** Parses a template; an unknown variable fails here, at start-up, rather than on every request. */
+    /**
+     * Parses a template; an unknown variable fails here, at start-up, rather than on
+     * every request.
+     */
     public static CacheKeyTemplate parse(String template) {
         List<Part> parts = new ArrayList<>();
         Set<String> headerNames = new LinkedHashSet<>();
@@ -69,20 +74,26 @@ public final class CacheKeyTemplate {
         return new CacheKeyTemplate(template, List.copyOf(parts), Set.copyOf(headerNames));
     }
 
-    /** The request headers the key is made of, in lower case, such as {@code accept-language}. */
+    /**
+     * The request headers the key is made of, in lower case, such as
+     * {@code accept-language}.
+     */
     public Set<String> headerNames() {
         return headerNames;
     }
 
     /**
-     * The escaped key for a request, or none: a path without a {@code $uri}, or a key longer than memcached's 250
-     * bytes. Such a request bypasses the cache.
+     * The escaped key for a request, or none: a path without a {@code $uri}, or a key
+     * longer than memcached's 250 bytes. Such a request bypasses the cache.
      */
     public Optional<String> render(String rawPath, @Nullable String rawQuery) {
         return render(rawPath, rawQuery, HttpHeaders.EMPTY);
     }
 
-    /** As {@link #render(String, String)}, with the request's headers for the {@code $http_} variables. */
+    /**
+     * As {@link #render(String, String)}, with the request's headers for the
+     * {@code $http_} variables.
+     */
     public Optional<String> render(String rawPath, @Nullable String rawQuery, HttpHeaders headers) {
         StringBuilder key = new StringBuilder(rawPath.length() + 16);
         for (Part part : parts) {
@@ -95,7 +106,8 @@ public final class CacheKeyTemplate {
         return MemcachedLimits.fitsKeyLength(key) ? Optional.of(key.toString()) : Optional.empty();
     }
 
-    // NGX_ESCAPE_MEMCACHED: space, '%' and the control bytes 0x00-0x1F; everything else, UTF-8 included, as is.
+    // NGX_ESCAPE_MEMCACHED: space, '%' and the control bytes 0x00-0x1F; everything else,
+    // UTF-8 included, as is.
     private static void escape(String value, StringBuilder key) {
         for (int i = 0; i < value.length(); i++) {
             char c = value.charAt(i);
@@ -123,10 +135,14 @@ public final class CacheKeyTemplate {
         return source;
     }
 
-    /** One piece of a key: a literal or a variable's value, null when the request has none. */
+    /**
+     * One piece of a key: a literal or a variable's value, null when the request has
+     * none.
+     */
     interface Part {
 
         @Nullable String value(String rawPath, @Nullable String rawQuery, HttpHeaders headers);
+
     }
 
     private record Literal(String text) implements Part {
@@ -136,4 +152,5 @@ public final class CacheKeyTemplate {
             return text;
         }
     }
+
 }

@@ -1,8 +1,8 @@
 package dev.cachegateway.gateway.cache.key;
 
 /**
- * The key of a page key's replica lock. A rendered key has every '%' escaped as %XX with hex digits, so no page key
- * ends like a lock key, and a lock is never served as a page.
+ * The key of a page key's replica lock. A rendered key has every '%' escaped as %XX with
+ * hex digits, so no page key ends like a lock key, and a lock is never served as a page.
  */
 public final class LockKey {
 
@@ -12,8 +12,12 @@ public final class LockKey {
     private LockKey() {
     }
 
-    /** The lock key of {@code pageKey}; it may be too long for memcached where the page key is near the limit. */
+    /**
+     * The lock key of {@code pageKey}; it may be too long for memcached where the page
+     * key is near the limit.
+     */
     public static String of(String pageKey) {
         return pageKey + SUFFIX;
     }
+
 }

@@ -10,10 +10,11 @@ import java.util.Deque;
 import org.jspecify.annotations.Nullable;
 
 /**
- * nginx's {@code $uri}: the request path percent-decoded, with {@code .} and {@code ..} segments resolved and
- * repeated slashes merged ({@code merge_slashes on}). Paths nginx would reject with 400 (bad percent-encoding,
- * {@code ..} above the root) have no {@code $uri}; nor do paths that do not decode to UTF-8 text, because a
- * memcached key is sent as UTF-8.
+ * nginx's {@code $uri}: the request path percent-decoded, with {@code .} and {@code ..}
+ * segments resolved and repeated slashes merged ({@code merge_slashes on}). Paths nginx
+ * would reject with 400 (bad percent-encoding, {@code ..} above the root) have no
+ * {@code $uri}; nor do paths that do not decode to UTF-8 text, because a memcached key is
+ * sent as UTF-8.
  */
 final class NginxUri {
 
@@ -104,13 +105,14 @@ final class NginxUri {
         }
         try {
             return StandardCharsets.UTF_8.newDecoder()
-                    .onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT)
-                    .decode(ByteBuffer.wrap(bytes))
-                    .toString();
+                .onMalformedInput(CodingErrorAction.REPORT)
+                .onUnmappableCharacter(CodingErrorAction.REPORT)
+                .decode(ByteBuffer.wrap(bytes))
+                .toString();
         }
         catch (CharacterCodingException ex) {
             return null;
         }
     }
+
 }

@@ -5,8 +5,9 @@ import java.util.Optional;
 import dev.cachegateway.gateway.memcached.MemcachedLimits;
 
 /**
- * The key of one variant of a varying answer, stored beside its primary key under the primary item's epoch:
- * {@code primary#epoch#digest}, the digest being that of the request headers the answer varies on.
+ * The key of one variant of a varying answer, stored beside its primary key under the
+ * primary item's epoch: {@code primary#epoch#digest}, the digest being that of the
+ * request headers the answer varies on.
  */
 public final class VariantKey {
 
@@ -18,4 +19,5 @@ public final class VariantKey {
         String key = primary + "#" + epoch + "#" + digest;
         return MemcachedLimits.fitsKeyLength(key) ? Optional.of(key) : Optional.empty();
     }
+
 }

@@ -8,9 +8,10 @@ import dev.cachegateway.gateway.memcached.MemcachedLimits;
 import static java.nio.charset.StandardCharsets.UTF_8;
 
 /**
- * The key under which a write leaves its mark for a page key. A rendered key has every '%' escaped as %XX with hex
- * digits, so no page key ends like a mark key, and a mark is never served as a page. A page key too long for the
- * suffix is marked under its digest instead, so that every key can be fenced, however long.
+ * The key under which a write leaves its mark for a page key. A rendered key has every
+ * '%' escaped as %XX with hex digits, so no page key ends like a mark key, and a mark is
+ * never served as a page. A page key too long for the suffix is marked under its digest
+ * instead, so that every key can be fenced, however long.
  */
 public final class WriteMarkKey {
 
@@ -30,4 +31,5 @@ public final class WriteMarkKey {
         }
         return DIGEST_PREFIX + HexFormat.of().formatHex(Md5.digest(pageKey.getBytes(UTF_8)));
     }
+
 }

@@ -24,14 +24,16 @@ import org.springframework.http.server.reactive.ServerHttpResponse;
 import org.springframework.web.server.ServerWebExchange;
 
 /**
- * nginx's {@code @fallback} for a miss: sends the request on to the route's backend, and stores the answer when
- * HTTP allows, telling the requests that wait for it what became of it.
+ * nginx's {@code @fallback} for a miss: sends the request on to the route's backend, and
+ * stores the answer when HTTP allows, telling the requests that wait for it what became
+ * of it.
  */
 public final class BackendFallback {
 
     /**
-     * What a fetch tells the requests waiting for it, and the replicas through the key's lock: a leading miss, a
-     * background refresh, or a request that goes to the backend alone ({@link LoneFetch}).
+     * What a fetch tells the requests waiting for it, and the replicas through the key's
+     * lock: a leading miss, a background refresh, or a request that goes to the backend
+     * alone ({@link LoneFetch}).
      */
     public interface Waiters {
 
@@ -44,14 +46,18 @@ public final class BackendFallback {
         }
 
         /**
-         * The answer is about to be stored: said before the store's last check for a write ({@link WriteFences}),
-         * so that a write waits for the store ({@link ReplicaLocks#storing}). False if it must not be stored.
+         * The answer is about to be stored: said before the store's last check for a
+         * write ({@link WriteFences}), so that a write waits for the store
+         * ({@link ReplicaLocks#storing}). False if it must not be stored.
          */
         default Mono<Boolean> storing() {
             return Mono.just(true);
         }
 
-        /** The shared answer will not get to memcached, since a write came after the backend was asked. */
+        /**
+         * The shared answer will not get to memcached, since a write came after the
+         * backend was asked.
+         */
         default void overtaken() {
             stored();
         }
@@ -59,6 +65,7 @@ public final class BackendFallback {
         /** Nothing to share; safe to call more than once, and after the others. */
         default void release() {
         }
+
     }
 
     private final boolean storing;
@@ -88,7 +95,10 @@ public final class BackendFallback {
         return storing && HttpMethod.GET.equals(request.getMethod());
     }
 
-    /** The backend's answer to a miss that is not stored: a HEAD, or any miss on a route that only looks up. */
+    /**
+     * The backend's answer to a miss that is not stored: a HEAD, or any miss on a route
+     * that only looks up.
+     */
     public Mono<Void> pass(ServerWebExchange exchange, GatewayFilterChain chain, CacheOutcome outcome) {
         Skip reason = storing ? Skip.METHOD : Skip.STORE_OFF;
         outcome.notStored(reason);
@@ -97,8 +107,9 @@ public final class BackendFallback {
     }
 
     /**
-     * The backend's answer to a miss, stored if it may be. A stale answer that the lookup asked to revalidate
-     * ({@link Revalidation}) makes the request conditional, and a 304 to it refreshes that answer.
+     * The backend's answer to a miss, stored if it may be. A stale answer that the lookup
+     * asked to revalidate ({@link Revalidation}) makes the request conditional, and a 304
+     * to it refreshes that answer.
      */
     public Mono<Void> fetch(ServerWebExchange exchange, GatewayFilterChain chain, String key, CacheOutcome outcome,
             Waiters waiters) {
@@ -116,7 +127,8 @@ public final class BackendFallback {
                     @Override
                     public void captured(CapturedResponse answer, StoreDecision decision) {
                         CapturedResponse captured = format.capture(answer, requestHeaders);
-                        // Shared first: a store that fails at once ends the lead, and must find the answer given.
+                        // Shared first: a store that fails at once ends the lead, and
+                        // must find the answer given.
                         waiters.share(captured);
                         store.store(key, captured, decision, fence, waiters, askedAt);
                     }
@@ -134,6 +146,7 @@ public final class BackendFallback {
             response = new RevalidatedResponse(response, stale.get(), outcome);
         }
         return chain.filter(exchange.mutate().request(request).response(response).build())
-                .doFinally(signal -> waiters.release());
+            .doFinally(signal -> waiters.release());
     }
+
 }

@@ -43,4 +43,5 @@ public final class BodyCopy {
     public byte @Nullable [] bytes() {
         return bytes == null || size == bytes.length ? bytes : Arrays.copyOf(bytes, size);
     }
+
 }

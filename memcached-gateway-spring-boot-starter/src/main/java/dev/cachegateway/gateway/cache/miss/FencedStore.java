@@ -19,10 +19,12 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
- * Stores a fetched answer unless a write to its key came after the fetch asked the backend ({@link WriteFences}).
- * The fence is read before the store and again after it: a write that lands in between, while the store is on its
- * way, has its mark seen by the second read, and the items just stored are deleted again. The requests waiting for
- * the store are let go once it has ended, as without a fence: the second read only narrows that rare window.
+ * Stores a fetched answer unless a write to its key came after the fetch asked the
+ * backend ({@link WriteFences}). The fence is read before the store and again after it: a
+ * write that lands in between, while the store is on its way, has its mark seen by the
+ * second read, and the items just stored are deleted again. The requests waiting for the
+ * store are let go once it has ended, as without a fence: the second read only narrows
+ * that rare window.
  */
 final class FencedStore {
 
@@ -40,8 +42,8 @@ final class FencedStore {
 
     private final CacheMetrics metrics;
 
-    FencedStore(ItemFormat format, ResponseStore store, WriteFences fences, ReactiveMemcached memcached,
-            NearCache near, CacheMetrics metrics) {
+    FencedStore(ItemFormat format, ResponseStore store, WriteFences fences, ReactiveMemcached memcached, NearCache near,
+            CacheMetrics metrics) {
         this.format = format;
         this.store = store;
         this.variants = new VariantStore(memcached, store, format);
@@ -52,11 +54,13 @@ final class FencedStore {
     }
 
     /**
-     * Stores {@code captured} as {@code decision} says and tells {@code waiters} once the store has ended, or that it
-     * will not be. The waiters say "storing" in the key's lock first: a write that reads that waits for the store to
-     * end before it deletes the item again ({@link StoresUnderWay}); where they cannot, another replica's fetch
-     * stores its answer instead. {@code askedAt} is when the backend was asked: the answer's age counts from then,
-     * not from when memcached took the store, which the checks before it can stretch over seconds.
+     * Stores {@code captured} as {@code decision} says and tells {@code waiters} once the
+     * store has ended, or that it will not be. The waiters say "storing" in the key's
+     * lock first: a write that reads that waits for the store to end before it deletes
+     * the item again ({@link StoresUnderWay}); where they cannot, another replica's fetch
+     * stores its answer instead. {@code askedAt} is when the backend was asked: the
+     * answer's age counts from then, not from when memcached took the store, which the
+     * checks before it can stretch over seconds.
      */
     void store(String key, CapturedResponse captured, StoreDecision decision, Fence fence, Waiters waiters,
             long askedAt) {
@@ -74,16 +78,17 @@ final class FencedStore {
                 variants.store(key, captured, decision.flags(), decision.ttlSeconds(), askedAt, written);
             }
             else {
-                store.store(key, format.encode(captured, decision.flags(), askedAt),
-                        decision.ttlSeconds(), () -> written.accept(List.of(key)));
+                store.store(key, format.encode(captured, decision.flags(), askedAt), decision.ttlSeconds(),
+                        () -> written.accept(List.of(key)));
             }
         });
     }
 
     // Empty if the store may go on, else why it may not.
     private Mono<Optional<Drop>> whyNot(Fence fence, Waiters waiters) {
-        return waiters.storing().flatMap(said -> !said ? Mono.just(Optional.of(Drop.LOCKED))
-                : fences.allowsStore(fence).map(allowed -> allowed ? Optional.empty() : Optional.of(Drop.OVERTAKEN)));
+        return waiters.storing()
+            .flatMap(said -> !said ? Mono.just(Optional.of(Drop.LOCKED)) : fences.allowsStore(fence)
+                .map(allowed -> allowed ? Optional.empty() : Optional.of(Drop.OVERTAKEN)));
     }
 
     private void recheck(Fence fence, List<String> keys) {
@@ -94,6 +99,9 @@ final class FencedStore {
             metrics.dropped(Drop.OVERTAKEN);
             keys.forEach(near::invalidate);
             return Flux.fromIterable(keys).flatMap(key -> memcached.delete(key).onErrorReturn(false));
-        }).subscribe(deleted -> { }, failure -> { });
+        }).subscribe(deleted -> {
+        }, failure -> {
+        });
     }
+
 }

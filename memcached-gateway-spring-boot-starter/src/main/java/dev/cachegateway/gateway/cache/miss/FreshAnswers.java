@@ -12,10 +12,11 @@ import reactor.core.publisher.Mono;
 import org.springframework.http.HttpHeaders;
 
 /**
- * The fresh item in memcached that answers one request, for a miss that waits for another replica's store or asks
- * once more before the backend: the primary item, or the variant of it that the request needs, as a lookup finds
- * it. An item that answers another variant, or another client's gzip, is no answer: it would send the request to
- * the backend without storing what it gets.
+ * The fresh item in memcached that answers one request, for a miss that waits for another
+ * replica's store or asks once more before the backend: the primary item, or the variant
+ * of it that the request needs, as a lookup finds it. An item that answers another
+ * variant, or another client's gzip, is no answer: it would send the request to the
+ * backend without storing what it gets.
  */
 final class FreshAnswers {
 
@@ -28,7 +29,10 @@ final class FreshAnswers {
         this.format = format;
     }
 
-    /** The item under {@code key}, or its variant, that is fresh and answers {@code request}; empty if none. */
+    /**
+     * The item under {@code key}, or its variant, that is fresh and answers
+     * {@code request}; empty if none.
+     */
     Mono<CachedItem> find(String key, HttpHeaders request) {
         return memcached.lookup(key, 0).flatMap(found -> {
             Optional<DecodedItem> decoded = format.decode(found.item());
@@ -40,8 +44,9 @@ final class FreshAnswers {
                 return answering(found, decoded.get(), request);
             }
             return memcached.lookup(variant.get(), 0)
-                    .flatMap(other -> format.decode(other.item()).map(own -> answering(other, own, request))
-                            .orElseGet(Mono::empty));
+                .flatMap(other -> format.decode(other.item())
+                    .map(own -> answering(other, own, request))
+                    .orElseGet(Mono::empty));
         }).onErrorResume(failure -> Mono.empty());
     }
 
@@ -49,4 +54,5 @@ final class FreshAnswers {
         return format.isFresh(found) && format.canAnswer(request, decoded.stored()) ? Mono.just(found.item())
                 : Mono.empty();
     }
+
 }

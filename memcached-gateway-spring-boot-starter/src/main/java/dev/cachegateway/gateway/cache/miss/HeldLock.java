@@ -9,9 +9,10 @@ import dev.cachegateway.gateway.memcached.ReactiveMemcached;
 import reactor.core.publisher.Mono;
 
 /**
- * This replica's lock on a key. Its item holds a word of its own, so that the lock is given back, or said to be
- * storing or stored, only while it is still this replica's: a write deletes a key's lock, and another replica may
- * hold the next one by the time this one's fetch ends.
+ * This replica's lock on a key. Its item holds a word of its own, so that the lock is
+ * given back, or said to be storing or stored, only while it is still this replica's: a
+ * write deletes a key's lock, and another replica may hold the next one by the time this
+ * one's fetch ends.
  */
 final class HeldLock implements Claim {
 
@@ -45,34 +46,45 @@ final class HeldLock implements Claim {
     }
 
     /**
-     * Says the answer is being stored, where the lock is still this one; see {@link StoresUnderWay}. True if it
-     * said so.
+     * Says the answer is being stored, where the lock is still this one; see
+     * {@link StoresUnderWay}. True if it said so.
      */
     Mono<Boolean> storing() {
         return released.get() ? Mono.just(false)
                 : ifOwn(memcached.set(lockKey, ttlSeconds, LockWord.storing(token).item())).defaultIfEmpty(false);
     }
 
-    /** Says the answer is stored, for a moment, where the lock is still this one; once. */
+    /**
+     * Says the answer is stored, for a moment, where the lock is still this one; once.
+     */
     void stored() {
         if (released.compareAndSet(false, true)) {
-            ifOwn(memcached.set(lockKey, STORED_SECONDS, LockWord.stored().item())).subscribe(set -> { }, failure -> { });
+            ifOwn(memcached.set(lockKey, STORED_SECONDS, LockWord.stored().item())).subscribe(set -> {
+            }, failure -> {
+            });
         }
     }
 
-    /** Gives the lock back where it is still this one; once. A failed delete leaves it to expire. */
+    /**
+     * Gives the lock back where it is still this one; once. A failed delete leaves it to
+     * expire.
+     */
     void release() {
         if (released.compareAndSet(false, true)) {
-            ifOwn(memcached.delete(lockKey)).subscribe(deleted -> { }, failure -> { });
+            ifOwn(memcached.delete(lockKey)).subscribe(deleted -> {
+            }, failure -> {
+            });
         }
     }
 
-    // Read, then written: another replica can take the lock only once it is gone, which takes a write or an expiry
+    // Read, then written: another replica can take the lock only once it is gone, which
+    // takes a write or an expiry
     // in between, a far narrower window than a whole fetch.
     private Mono<Boolean> ifOwn(Mono<Boolean> change) {
         return memcached.get(lockKey)
-                .filter(lock -> LockWord.of(lock).heldBy(token))
-                .flatMap(own -> change)
-                .onErrorReturn(false);
+            .filter(lock -> LockWord.of(lock).heldBy(token))
+            .flatMap(own -> change)
+            .onErrorReturn(false);
     }
+
 }

@@ -8,8 +8,8 @@ import dev.cachegateway.gateway.cache.response.CapturedResponse;
 import reactor.core.publisher.Mono;
 
 /**
- * A leading miss: its followers in this gateway, and its lock among the replicas. A shared answer keeps both until
- * it is stored; anything else lets them go at once.
+ * A leading miss: its followers in this gateway, and its lock among the replicas. A
+ * shared answer keeps both until it is stored; anything else lets them go at once.
  */
 final class Lead implements Waiters {
 
@@ -19,7 +19,8 @@ final class Lead implements Waiters {
 
     private final ReplicaLocks replicas;
 
-    // The key of the item the lead stores, which its ticket's key is, or holds as the key of one variant.
+    // The key of the item the lead stores, which its ticket's key is, or holds as the key
+    // of one variant.
     private final String key;
 
     Lead(Ticket ticket, Claim claim, ReplicaLocks replicas, String key) {
@@ -29,7 +30,10 @@ final class Lead implements Waiters {
         this.key = key;
     }
 
-    /** The same lead with another claim of the lock, taken after its first one came to nothing. */
+    /**
+     * The same lead with another claim of the lock, taken after its first one came to
+     * nothing.
+     */
     Lead with(Claim again) {
         return new Lead(ticket, again, replicas, key);
     }
@@ -39,7 +43,10 @@ final class Lead implements Waiters {
         return hold.claim().taken();
     }
 
-    /** Whether another replica stored its answer a moment ago, so that memcached is worth one more look. */
+    /**
+     * Whether another replica stored its answer a moment ago, so that memcached is worth
+     * one more look.
+     */
     boolean followsAStore() {
         return hold.claim() == Claim.STORED;
     }
@@ -52,8 +59,10 @@ final class Lead implements Waiters {
         ticket.share(answer);
     }
 
-    // A lock that says "stored" sends a replica that claims it to the item, which answers only its own variant: one
-    // that needs another variant would then ask the backend without a lock. So the lock of a varying answer goes.
+    // A lock that says "stored" sends a replica that claims it to the item, which answers
+    // only its own variant: one
+    // that needs another variant would then ask the backend without a lock. So the lock
+    // of a varying answer goes.
     @Override
     public void stored() {
         ticket.end(key);
@@ -70,7 +79,8 @@ final class Lead implements Waiters {
         return hold.storing();
     }
 
-    // Nothing was stored: the lock goes, and the write that waits for it to stop saying "storing" goes on.
+    // Nothing was stored: the lock goes, and the write that waits for it to stop saying
+    // "storing" goes on.
     @Override
     public void overtaken() {
         ticket.end(key);
@@ -79,9 +89,11 @@ final class Lead implements Waiters {
 
     @Override
     public void release() {
-        // A shared answer keeps the lock until it is stored, so that other replicas find the item.
+        // A shared answer keeps the lock until it is stored, so that other replicas find
+        // the item.
         if (ticket.release()) {
             hold.release();
         }
     }
+
 }

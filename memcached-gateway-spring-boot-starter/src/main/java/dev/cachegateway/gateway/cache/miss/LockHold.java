@@ -4,8 +4,9 @@ import dev.cachegateway.gateway.cache.miss.ReplicaLocks.Claim;
 import reactor.core.publisher.Mono;
 
 /**
- * A fetch's hold on its key's lock: the claim it asked the backend under, then the one it stores under, which
- * differ when it went on without the lock, or lost it while it fetched ({@link ReplicaLocks#storing}).
+ * A fetch's hold on its key's lock: the claim it asked the backend under, then the one it
+ * stores under, which differ when it went on without the lock, or lost it while it
+ * fetched ({@link ReplicaLocks#storing}).
  */
 public final class LockHold {
 
@@ -26,7 +27,10 @@ public final class LockHold {
         return claim;
     }
 
-    /** Says the answer is being stored, as {@link ReplicaLocks#storing} does; false if it must not be. */
+    /**
+     * Says the answer is being stored, as {@link ReplicaLocks#storing} does; false if it
+     * must not be.
+     */
     public Mono<Boolean> storing() {
         return replicas.storing(key, claim).map(held -> {
             claim = held;
@@ -34,7 +38,9 @@ public final class LockHold {
         }).defaultIfEmpty(false);
     }
 
-    /** The answer is stored: the lock says so for a moment ({@link ReplicaLocks#stored}). */
+    /**
+     * The answer is stored: the lock says so for a moment ({@link ReplicaLocks#stored}).
+     */
     public void stored() {
         replicas.stored(claim);
     }
@@ -43,4 +49,5 @@ public final class LockHold {
     public void release() {
         replicas.release(claim);
     }
+
 }

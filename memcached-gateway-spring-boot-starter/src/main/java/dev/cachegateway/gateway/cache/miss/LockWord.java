@@ -5,10 +5,11 @@ import java.nio.charset.StandardCharsets;
 import dev.cachegateway.gateway.memcached.CachedItem;
 
 /**
- * What a replica lock's item says: {@code locked <token>} while its replica fetches, {@code storing <token>} while
- * it stores, {@code stored} for a moment after. The one place that writes and reads those words, so that the
- * replica that holds a lock, a write that waits for a store and a replica that claims a lock read them alike. A word
- * of another release (a plain {@code locked}) reads as a lock held by somebody else.
+ * What a replica lock's item says: {@code locked <token>} while its replica fetches,
+ * {@code storing <token>} while it stores, {@code stored} for a moment after. The one
+ * place that writes and reads those words, so that the replica that holds a lock, a write
+ * that waits for a store and a replica that claims a lock read them alike. A word of
+ * another release (a plain {@code locked}) reads as a lock held by somebody else.
  */
 record LockWord(String text) {
 

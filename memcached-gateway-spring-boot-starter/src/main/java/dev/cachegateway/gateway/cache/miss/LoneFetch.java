@@ -5,9 +5,10 @@ import dev.cachegateway.gateway.cache.miss.ReplicaLocks.Claim;
 import reactor.core.publisher.Mono;
 
 /**
- * A request that asks the backend alone, after the lead it followed failed it or kept it waiting too long. Nobody
- * waits for its answer, but its store takes the key's lock to say "storing", as a lead's does, so that a write
- * waits for it rather than being undone by it ({@link ReplicaLocks#storing}); and it gives the lock back after.
+ * A request that asks the backend alone, after the lead it followed failed it or kept it
+ * waiting too long. Nobody waits for its answer, but its store takes the key's lock to
+ * say "storing", as a lead's does, so that a write waits for it rather than being undone
+ * by it ({@link ReplicaLocks#storing}); and it gives the lock back after.
  */
 final class LoneFetch implements Waiters {
 
@@ -26,4 +27,5 @@ final class LoneFetch implements Waiters {
     public void stored() {
         hold.release();
     }
+
 }

@@ -22,10 +22,11 @@ import org.springframework.cloud.gateway.filter.GatewayFilterChain;
 import org.springframework.web.server.ServerWebExchange;
 
 /**
- * Misses for one key that arrive together share one backend call, as with nginx's {@code proxy_cache_lock}: within
- * this gateway the first leads and the others wait for its answer ({@link InFlightRequests}); across replicas the
- * leaders take a lock in memcached and all but one wait for the item it stores ({@link ReplicaLocks}). Nobody waits
- * longer than the lock timeout before asking the backend itself.
+ * Misses for one key that arrive together share one backend call, as with nginx's
+ * {@code proxy_cache_lock}: within this gateway the first leads and the others wait for
+ * its answer ({@link InFlightRequests}); across replicas the leaders take a lock in
+ * memcached and all but one wait for the item it stores ({@link ReplicaLocks}). Nobody
+ * waits longer than the lock timeout before asking the backend itself.
  */
 public final class MissCoalescing {
 
@@ -43,8 +44,8 @@ public final class MissCoalescing {
 
     private final FreshAnswers answers;
 
-    public MissCoalescing(InFlightRequests inFlight, ReplicaLocks replicas, WriteFences fences,
-            BackendFallback backend, ItemFormat format, ReactiveMemcached memcached, Duration lockTimeout) {
+    public MissCoalescing(InFlightRequests inFlight, ReplicaLocks replicas, WriteFences fences, BackendFallback backend,
+            ItemFormat format, ReactiveMemcached memcached, Duration lockTimeout) {
         this.inFlight = inFlight;
         this.replicas = replicas;
         this.fences = fences;
@@ -55,18 +56,20 @@ public final class MissCoalescing {
     }
 
     /**
-     * Follows a request for {@code key} that is on its way to the backend now, without looking memcached up, if
-     * there is one: a lookup would miss, and its answer could come back after the leader's store ends. If the
-     * leader has no answer to share, {@code lookUp} answers: memcached may hold a stale item that can stand in for
-     * a backend that failed the leader.
+     * Follows a request for {@code key} that is on its way to the backend now, without
+     * looking memcached up, if there is one: a lookup would miss, and its answer could
+     * come back after the leader's store ends. If the leader has no answer to share,
+     * {@code lookUp} answers: memcached may hold a stale item that can stand in for a
+     * backend that failed the leader.
      */
     public Optional<Mono<Void>> joinInFlight(ServerWebExchange exchange, GatewayFilterChain chain, String key,
             CacheOutcome outcome, Supplier<Mono<Void>> lookUp) {
         if (!backend.stores(exchange.getRequest())) {
             return Optional.empty();
         }
-        return inFlight.follow(key).map(ticket -> followers.follow(exchange, chain, key, ticket, outcome,
-                new Fallbacks(lookUp, lookUp, variant -> lookUp.get())));
+        return inFlight.follow(key)
+            .map(ticket -> followers.follow(exchange, chain, key, ticket, outcome,
+                    new Fallbacks(lookUp, lookUp, variant -> lookUp.get())));
     }
 
     /** Whether a miss for {@code key} is on its way to the backend now. */
@@ -75,8 +78,9 @@ public final class MissCoalescing {
     }
 
     /**
-     * The answer to a request whose lookup missed; {@code lookedUpAt}, by {@link System#nanoTime()}, is when the
-     * lookup was sent, so that one sent before a lead's store landed follows that lead rather than leading again.
+     * The answer to a request whose lookup missed; {@code lookedUpAt}, by
+     * {@link System#nanoTime()}, is when the lookup was sent, so that one sent before a
+     * lead's store landed follows that lead rather than leading again.
      */
     public Mono<Void> miss(ServerWebExchange exchange, GatewayFilterChain chain, String key, CacheOutcome outcome,
             long lookedUpAt) {
@@ -84,12 +88,14 @@ public final class MissCoalescing {
     }
 
     /**
-     * The answer to a request whose lookup found a stale item. Another replica may have stored its successor and let
-     * the lock go between that lookup and this one's lock, so memcached is asked once more before the backend.
+     * The answer to a request whose lookup found a stale item. Another replica may have
+     * stored its successor and let the lock go between that lookup and this one's lock,
+     * so memcached is asked once more before the backend.
      */
     public Mono<Void> missAfterStale(ServerWebExchange exchange, GatewayFilterChain chain, String key,
             CacheOutcome outcome) {
-        // As if looked up now: the lookup found an item, so an answer that ended its lead is no better than that.
+        // As if looked up now: the lookup found an item, so an answer that ended its lead
+        // is no better than that.
         return miss(exchange, chain, key, outcome, true, System.nanoTime());
     }
 
@@ -101,29 +107,32 @@ public final class MissCoalescing {
         return miss(exchange, chain, key, key, outcome, recheck, lookedUpAt);
     }
 
-    // flightKey: what the request shares a lead under in this gateway, the key or the key of one of its variants.
+    // flightKey: what the request shares a lead under in this gateway, the key or the key
+    // of one of its variants.
     private Mono<Void> miss(ServerWebExchange exchange, GatewayFilterChain chain, String key, String flightKey,
             CacheOutcome outcome, boolean recheck, long lookedUpAt) {
         Ticket ticket = inFlight.enter(flightKey, lookedUpAt);
         if (!ticket.leads()) {
-            return followers.follow(exchange, chain, key, ticket, outcome, new Fallbacks(
-                    () -> backend.fetch(exchange, chain, key, outcome, new LoneFetch(replicas, key)),
-                    () -> miss(exchange, chain, key, flightKey, outcome, recheck, lookedUpAt),
-                    variant -> miss(exchange, chain, key, variant, outcome, recheck, lookedUpAt)));
+            return followers.follow(exchange, chain, key, ticket, outcome,
+                    new Fallbacks(() -> backend.fetch(exchange, chain, key, outcome, new LoneFetch(replicas, key)),
+                            () -> miss(exchange, chain, key, flightKey, outcome, recheck, lookedUpAt),
+                            variant -> miss(exchange, chain, key, variant, outcome, recheck, lookedUpAt)));
         }
-        // The fence is taken before the backend is asked, so that a write after it keeps its answer out. A lead
-        // goes on if its client leaves: its followers and the next request for the key want its answer.
-        return OutlivesClient.of(Mono.zip(replicas.claim(key), fences.take(key))
-                .flatMap(taken -> {
-                    ticket.fenced(taken.getT2());
-                    return lead(exchange, chain, key, outcome, new Lead(ticket, taken.getT1(), replicas, key),
-                            taken.getT2(), recheck, true);
-                })
-                .doFinally(signal -> ticket.release()), ticket::clientLeft);
+        // The fence is taken before the backend is asked, so that a write after it keeps
+        // its answer out. A lead
+        // goes on if its client leaves: its followers and the next request for the key
+        // want its answer.
+        return OutlivesClient.of(Mono.zip(replicas.claim(key), fences.take(key)).flatMap(taken -> {
+            ticket.fenced(taken.getT2());
+            return lead(exchange, chain, key, outcome, new Lead(ticket, taken.getT1(), replicas, key), taken.getT2(),
+                    recheck, true);
+        }).doFinally(signal -> ticket.release()), ticket::clientLeft);
     }
 
-    // claimAgain: whether a replica that waited for another's item, and found none, claims the lock once more before
-    // it asks the backend, so that the replicas that waited with it wait for it rather than all asking at once.
+    // claimAgain: whether a replica that waited for another's item, and found none,
+    // claims the lock once more before
+    // it asks the backend, so that the replicas that waited with it wait for it rather
+    // than all asking at once.
     private Mono<Void> lead(ServerWebExchange exchange, GatewayFilterChain chain, String key, CacheOutcome outcome,
             Lead lead, Fence fence, boolean recheck, boolean claimAgain) {
         if (!lead.waitsForAnotherReplica() && !lead.followsAStore() && !recheck) {
@@ -131,15 +140,16 @@ public final class MissCoalescing {
         }
         Supplier<Mono<CachedItem>> find = () -> answers.find(key, exchange.getRequest().getHeaders());
         Mono<CachedItem> landed = lead.waitsForAnotherReplica() ? replicas.awaitItem(key, find) : find.get();
-        // Decided before writing: a written answer is an empty Mono too, and must not trigger a fetch.
+        // Decided before writing: a written answer is an empty Mono too, and must not
+        // trigger a fetch.
         return landed.map(Optional::of).defaultIfEmpty(Optional.empty()).flatMap(item -> {
             if (item.isEmpty()) {
                 if (!lead.waitsForAnotherReplica()) {
                     return backend.fetch(exchange, chain, key, outcome, lead, fence);
                 }
                 outcome.collapseFailed();
-                return claimAgain ? replicas.claim(key).flatMap(again -> lead(exchange, chain, key, outcome,
-                        lead.with(again), fence, recheck, false))
+                return claimAgain ? replicas.claim(key)
+                    .flatMap(again -> lead(exchange, chain, key, outcome, lead.with(again), fence, recheck, false))
                         : backend.fetch(exchange, chain, key, outcome, lead, fence);
             }
             // Another replica stored it already.
@@ -147,8 +157,9 @@ public final class MissCoalescing {
             if (stored.isEmpty()) {
                 return backend.fetch(exchange, chain, key, outcome, lead, fence);
             }
-            CapturedResponse answer = format.answer(stored.get(), item.get().flags(), MetaItem.TTL_UNKNOWN,
-                    System.currentTimeMillis()).response();
+            CapturedResponse answer = format
+                .answer(stored.get(), item.get().flags(), MetaItem.TTL_UNKNOWN, System.currentTimeMillis())
+                .response();
             lead.share(Variants.tagged(answer, stored.get().stored().headers()));
             lead.stored();
             if (!format.canAnswer(exchange.getRequest().getHeaders(), stored.get().stored())) {
@@ -159,4 +170,5 @@ public final class MissCoalescing {
             return CapturedResponseWriter.write(exchange, answer);
         });
     }
+
 }

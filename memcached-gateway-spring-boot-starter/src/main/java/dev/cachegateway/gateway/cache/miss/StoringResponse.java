@@ -26,20 +26,26 @@ import org.springframework.http.server.reactive.ServerHttpResponse;
 import org.springframework.http.server.reactive.ServerHttpResponseDecorator;
 
 /**
- * The client's response on a miss. It decides from the backend's status and headers whether the answer may be
- * stored, and holds a storable body back until it has all of it, so that the answer goes out with the ETag later
- * hits will carry and says truly whether it is stored. A body that outgrows the item size is let go as it is and
- * streams on. The copy is handed on once the whole body has been written, so the client never waits for memcached.
+ * The client's response on a miss. It decides from the backend's status and headers
+ * whether the answer may be stored, and holds a storable body back until it has all of
+ * it, so that the answer goes out with the ETag later hits will carry and says truly
+ * whether it is stored. A body that outgrows the item size is let go as it is and streams
+ * on. The copy is handed on once the whole body has been written, so the client never
+ * waits for memcached.
  */
 public final class StoringResponse extends ServerHttpResponseDecorator {
 
     /** Told what became of the answer. */
     public interface Capture {
 
-        /** The whole answer, written to the client, which may be stored as {@code decision} says. */
+        /**
+         * The whole answer, written to the client, which may be stored as
+         * {@code decision} says.
+         */
         void captured(CapturedResponse answer, StoreDecision decision);
 
         void skipped(Skip reason);
+
     }
 
     private final HttpMethod method;
@@ -74,21 +80,21 @@ public final class StoringResponse extends ServerHttpResponseDecorator {
         }
         BodyCopy copy = new BodyCopy(policy.maxItemSize(), getHeaders().getContentLength());
         Flux<DataBuffer> held = Flux.<DataBuffer>from(body)
-                .doOnNext(copy::append)
-                // Before bufferUntil lets the buffers go, so before the response commits.
-                .doOnComplete(() -> completed(copy.bytes()))
-                .bufferUntil(buffer -> copy.gaveUp() && overflowed())
-                .flatMapIterable(buffers -> buffers)
-                .doOnDiscard(DataBuffer.class, DataBufferUtils::release);
-        return super.writeWith(held)
-                .doOnSuccess(written -> {
-                    if (!captured(decision)) {
-                        capture.skipped(Skip.TOO_LARGE);
-                    }
-                })
-                // A client that left before its answer was written still leaves the whole answer to store.
-                .doOnError(failed -> captured(decision))
-                .doOnCancel(() -> captured(decision));
+            .doOnNext(copy::append)
+            // Before bufferUntil lets the buffers go, so before the response commits.
+            .doOnComplete(() -> completed(copy.bytes()))
+            .bufferUntil(buffer -> copy.gaveUp() && overflowed())
+            .flatMapIterable(buffers -> buffers)
+            .doOnDiscard(DataBuffer.class, DataBufferUtils::release);
+        return super.writeWith(held).doOnSuccess(written -> {
+            if (!captured(decision)) {
+                capture.skipped(Skip.TOO_LARGE);
+            }
+        })
+            // A client that left before its answer was written still leaves the whole
+            // answer to store.
+            .doOnError(failed -> captured(decision))
+            .doOnCancel(() -> captured(decision));
     }
 
     // Once at most: the whole answer, if it was all read, is handed on.
@@ -128,7 +134,8 @@ public final class StoringResponse extends ServerHttpResponseDecorator {
         return status != null ? status : HttpStatus.OK;
     }
 
-    // True from the first buffer past the limit on: the held buffers go out, and so does each later one at once.
+    // True from the first buffer past the limit on: the held buffers go out, and so does
+    // each later one at once.
     private boolean overflowed() {
         if (!overflowed) {
             overflowed = true;
@@ -143,7 +150,8 @@ public final class StoringResponse extends ServerHttpResponseDecorator {
         return write.get();
     }
 
-    // Taken before the commit, so it holds the backend's headers and the ETag, and none of the cache's own.
+    // Taken before the commit, so it holds the backend's headers and the ETag, and none
+    // of the cache's own.
     private HttpHeaders shareableHeaders() {
         HttpHeaders headers = HttpHeaders.copyOf(getHeaders());
         headers.remove(HttpHeaders.TRANSFER_ENCODING);
@@ -151,4 +159,5 @@ public final class StoringResponse extends ServerHttpResponseDecorator {
         headers.remove(XCache.HEADER);
         return headers;
     }
+
 }

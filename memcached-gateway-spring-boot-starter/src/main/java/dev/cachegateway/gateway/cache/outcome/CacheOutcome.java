@@ -13,16 +13,18 @@ import org.springframework.http.HttpHeaders;
 import org.springframework.http.server.reactive.ServerHttpResponse;
 
 /**
- * What the cache did for one request. It is said once, when the response commits, in three places that therefore
- * cannot disagree: {@code X-Cache} (one word, for nginx-era tooling), RFC 9211 {@code Cache-Status}, and the
- * {@code memcached.cache.lookups} meter. Being written at commit, it also marks error pages and replaces an
- * {@code X-Cache} from the backend.
+ * What the cache did for one request. It is said once, when the response commits, in
+ * three places that therefore cannot disagree: {@code X-Cache} (one word, for nginx-era
+ * tooling), RFC 9211 {@code Cache-Status}, and the {@code memcached.cache.lookups} meter.
+ * Being written at commit, it also marks error pages and replaces an {@code X-Cache} from
+ * the backend.
  */
 public final class CacheOutcome {
 
     private volatile XCache status = XCache.BYPASS;
 
-    // RFC 9211 parameters: why the request went forward (null on a hit), and what became of the answer.
+    // RFC 9211 parameters: why the request went forward (null on a hit), and what became
+    // of the answer.
     private volatile @Nullable String forward = "bypass";
 
     private volatile @Nullable Boolean collapsed;
@@ -39,12 +41,18 @@ public final class CacheOutcome {
     private CacheOutcome() {
     }
 
-    /** An outcome said nowhere and counted by no meter: a background refresh has no client to tell. */
+    /**
+     * An outcome said nowhere and counted by no meter: a background refresh has no client
+     * to tell.
+     */
     public static CacheOutcome detached() {
         return new CacheOutcome();
     }
 
-    /** A new outcome for the exchange's response, written into it and counted when it commits. */
+    /**
+     * A new outcome for the exchange's response, written into it and counted when it
+     * commits.
+     */
     public static CacheOutcome of(ServerHttpResponse response, CacheMetrics metrics) {
         CacheOutcome outcome = new CacheOutcome();
         response.beforeCommit(() -> {
@@ -53,7 +61,8 @@ public final class CacheOutcome {
             // Appended: the backend's own caches, if any, come first (RFC 9211 2).
             headers.add(CacheStatusField.HEADER, outcome.cacheStatus());
             metrics.lookup(outcome.status);
-            // Here, where every answer of a cached route passes at its commit, at no cost of a hook of its own.
+            // Here, where every answer of a cached route passes at its commit, at no cost
+            // of a hook of its own.
             CurrentDate.addIfMissing(headers);
             return Mono.empty();
         });
@@ -64,7 +73,8 @@ public final class CacheOutcome {
         status = XCache.BYPASS;
         forward = switch (reason) {
             case METHOD -> "method";
-            // A bypass header such as Authorization: the request's own semantics forbid a shared answer.
+            // A bypass header such as Authorization: the request's own semantics forbid a
+            // shared answer.
             case HEADER -> "request";
             case KEY -> "bypass";
         };
@@ -80,22 +90,25 @@ public final class CacheOutcome {
         forward = "uri-miss";
     }
 
-    /** In memcached, but not in a form this client takes (gzip for a client without gzip): RFC 9211's vary-miss. */
+    /**
+     * In memcached, but not in a form this client takes (gzip for a client without gzip):
+     * RFC 9211's vary-miss.
+     */
     public void varyMiss() {
         status = XCache.MISS;
         forward = "vary-miss";
     }
 
     /**
-     * The lookup failed: memcached timed out, its circuit is open, another failure, or the gateway itself was paused
-     * or behind for so long that it gave up waiting ({@code gateway-delay}, not memcached's failure).
+     * The lookup failed: memcached timed out, its circuit is open, another failure, or
+     * the gateway itself was paused or behind for so long that it gave up waiting
+     * ({@code gateway-delay}, not memcached's failure).
      */
     public void error(Throwable failure) {
         status = XCache.ERROR;
         forward = "miss";
-        detail = failure instanceof TimeoutException ? "timeout"
-                : MemcachedLimits.isCircuitOpen(failure) ? "circuit-open"
-                : MemcachedLimits.isGatewayDelay(failure) ? "gateway-delay" : "error";
+        detail = failure instanceof TimeoutException ? "timeout" : MemcachedLimits.isCircuitOpen(failure)
+                ? "circuit-open" : MemcachedLimits.isGatewayDelay(failure) ? "gateway-delay" : "error";
     }
 
     /** Answered with another request's backend answer. */
@@ -105,14 +118,20 @@ public final class CacheOutcome {
         collapsed = true;
     }
 
-    /** Waited for another request's backend answer, got none, and asked the backend itself. */
+    /**
+     * Waited for another request's backend answer, got none, and asked the backend
+     * itself.
+     */
     public void collapseFailed() {
         status = XCache.MISS;
         forward = "uri-miss";
         collapsed = false;
     }
 
-    /** Answered with a stale item while one gateway refreshes it; {@code ttl} is its freshness left, negative. */
+    /**
+     * Answered with a stale item while one gateway refreshes it; {@code ttl} is its
+     * freshness left, negative.
+     */
     public void updating(long ttl) {
         status = XCache.UPDATING;
         forward = null;
@@ -127,7 +146,10 @@ public final class CacheOutcome {
         this.ttl = ttl;
     }
 
-    /** The backend failed, with this status (or none, when it did not answer), so the stale item answered. */
+    /**
+     * The backend failed, with this status (or none, when it did not answer), so the
+     * stale item answered.
+     */
     public void staleOnError(@Nullable Integer backendStatus) {
         status = XCache.STALE;
         forward = "stale";
@@ -136,7 +158,10 @@ public final class CacheOutcome {
         this.backendStatus = backendStatus;
     }
 
-    /** A stale item was revalidated: the backend answered its conditional request with 304 Not Modified. */
+    /**
+     * A stale item was revalidated: the backend answered its conditional request with 304
+     * Not Modified.
+     */
     public void revalidated() {
         status = XCache.REVALIDATED;
         forward = "stale";
@@ -160,4 +185,5 @@ public final class CacheOutcome {
     public String cacheStatus() {
         return CacheStatusField.member(forward, backendStatus, ttl, collapsed, stored, detail);
     }
+
 }

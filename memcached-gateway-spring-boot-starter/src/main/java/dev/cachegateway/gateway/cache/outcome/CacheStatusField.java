@@ -2,7 +2,10 @@ package dev.cachegateway.gateway.cache.outcome;
 
 import org.jspecify.annotations.Nullable;
 
-/** RFC 9211's {@code Cache-Status}: this cache's member of the list, an RFC 8941 item with parameters. */
+/**
+ * RFC 9211's {@code Cache-Status}: this cache's member of the list, an RFC 8941 item with
+ * parameters.
+ */
 final class CacheStatusField {
 
     /** The response header. */
@@ -18,10 +21,14 @@ final class CacheStatusField {
     }
 
     /**
-     * @param forward why the request went forward, or null if it was answered from the cache
-     * @param backendStatus the status the backend answered a forwarded request with, where it is worth saying
-     * @param ttl the seconds of freshness left, negative when stale, where it is worth saying
-     * @param collapsed whether the request waited for another's backend answer and got it, if it waited
+     * @param forward why the request went forward, or null if it was answered from the
+     * cache
+     * @param backendStatus the status the backend answered a forwarded request with,
+     * where it is worth saying
+     * @param ttl the seconds of freshness left, negative when stale, where it is worth
+     * saying
+     * @param collapsed whether the request waited for another's backend answer and got
+     * it, if it waited
      * @param stored whether the backend's answer is being stored
      * @param detail a word on why, such as the reason an answer was not stored
      */
@@ -49,4 +56,5 @@ final class CacheStatusField {
         }
         return member.toString();
     }
+
 }

@@ -13,8 +13,9 @@ import org.springframework.http.InvalidMediaTypeException;
 import org.springframework.http.MediaType;
 
 /**
- * What the body format asks of an answer besides HTTP's rules: a hit is made of the bytes, the route's Content-Type
- * and the gzip flag, so an answer whose headers say more than those can carry is not stored.
+ * What the body format asks of an answer besides HTTP's rules: a hit is made of the
+ * bytes, the route's Content-Type and the gzip flag, so an answer whose headers say more
+ * than those can carry is not stored.
  */
 final class BodyRules {
 
@@ -27,7 +28,8 @@ final class BodyRules {
     /**
      * @param contentType the type a hit on the route is served with
      * @param gzipFlag the item flag that marks a gzip body; zero stores no gzip body
-     * @param keyedHeaders the request headers, in lower case, that the route's key is made of
+     * @param keyedHeaders the request headers, in lower case, that the route's key is
+     * made of
      */
     BodyRules(MediaType contentType, int gzipFlag, Set<String> keyedHeaders) {
         this.contentType = contentType;
@@ -36,9 +38,9 @@ final class BodyRules {
     }
 
     /*
-     * A hit is found by its key alone, so every header the answer varies on must be part of the key. Accept-Encoding
-     * is the exception: a gzip item carries the gzip flag and is only served to clients that take gzip, and an
-     * identity body suits every client.
+     * A hit is found by its key alone, so every header the answer varies on must be part
+     * of the key. Accept-Encoding is the exception: a gzip item carries the gzip flag and
+     * is only served to clients that take gzip, and an identity body suits every client.
      */
     boolean keyCoversVary(HttpHeaders headers) {
         for (String name : headers.getVary()) {
@@ -55,8 +57,7 @@ final class BodyRules {
         if (!hasRouteContentType(headers)) {
             return Skip.CONTENT_TYPE;
         }
-        return flagsFor(headers.getValuesAsList(HttpHeaders.CONTENT_ENCODING)).isEmpty() ? Skip.CONTENT_ENCODING
-                : null;
+        return flagsFor(headers.getValuesAsList(HttpHeaders.CONTENT_ENCODING)).isEmpty() ? Skip.CONTENT_ENCODING : null;
     }
 
     /** The item's flags for the answer's coding: the gzip flag for gzip, else 0. */
@@ -64,7 +65,8 @@ final class BodyRules {
         return flagsFor(headers.getValuesAsList(HttpHeaders.CONTENT_ENCODING)).orElse(0);
     }
 
-    // A hit is served with the route's type, so an answer of another type would come back mislabelled.
+    // A hit is served with the route's type, so an answer of another type would come back
+    // mislabelled.
     private boolean hasRouteContentType(HttpHeaders headers) {
         try {
             MediaType type = headers.getContentType();
@@ -75,11 +77,13 @@ final class BodyRules {
         }
     }
 
-    // A hit says "gzip" only through the item's flags, so only gzip with a gzip flag can be stored encoded.
+    // A hit says "gzip" only through the item's flags, so only gzip with a gzip flag can
+    // be stored encoded.
     private OptionalInt flagsFor(List<String> codings) {
         if (codings.isEmpty() || codings.equals(List.of("identity"))) {
             return OptionalInt.of(0);
         }
         return codings.equals(List.of("gzip")) && gzipFlag != 0 ? OptionalInt.of(gzipFlag) : OptionalInt.empty();
     }
+
 }

@@ -6,9 +6,9 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * A response's {@code Cache-Control} directives, parsed as RFC 9111 reads them: every header line, several
- * comma-separated directives per line, case-insensitive names and quoted values. Spring's {@code CacheControl}
- * builds the header but does not parse it.
+ * A response's {@code Cache-Control} directives, parsed as RFC 9111 reads them: every
+ * header line, several comma-separated directives per line, case-insensitive names and
+ * quoted values. Spring's {@code CacheControl} builds the header but does not parse it.
  */
 final class CacheControlDirectives {
 
@@ -44,9 +44,10 @@ final class CacheControlDirectives {
     }
 
     /**
-     * The seconds of a delta-seconds directive such as {@code max-age}, or -1 if it is absent or its value is not
-     * delta-seconds ({@code max-age=1h}, {@code max-age=-1}): an invalid directive is ignored (RFC 9111 4.2.1). A
-     * value too large to represent is 2^31, as RFC 9111 (1.2.2) says.
+     * The seconds of a delta-seconds directive such as {@code max-age}, or -1 if it is
+     * absent or its value is not delta-seconds ({@code max-age=1h}, {@code max-age=-1}):
+     * an invalid directive is ignored (RFC 9111 4.2.1). A value too large to represent is
+     * 2^31, as RFC 9111 (1.2.2) says.
      */
     long seconds(String name) {
         String value = directives.get(name);
@@ -64,7 +65,8 @@ final class CacheControlDirectives {
         int equals = trimmed.indexOf('=');
         String name = (equals < 0 ? trimmed : trimmed.substring(0, equals)).toLowerCase(Locale.ROOT);
         String value = equals < 0 ? "" : trimmed.substring(equals + 1);
-        // directive = token [ "=" ( token / quoted-string ) ], with no whitespace around "=": "max-age = 60" is not
+        // directive = token [ "=" ( token / quoted-string ) ], with no whitespace around
+        // "=": "max-age = 60" is not
         // a max-age, and is ignored rather than guessed at.
         if (name.isEmpty() || !name.chars().noneMatch(Character::isWhitespace)
                 || (!value.isEmpty() && Character.isWhitespace(value.charAt(0)))) {
@@ -73,7 +75,9 @@ final class CacheControlDirectives {
         if (value.length() >= 2 && value.startsWith("\"") && value.endsWith("\"")) {
             value = value.substring(1, value.length() - 1);
         }
-        // The first occurrence wins, as in most caches; a repeated directive is a sender's error.
+        // The first occurrence wins, as in most caches; a repeated directive is a
+        // sender's error.
         directives.putIfAbsent(name, value);
     }
+
 }

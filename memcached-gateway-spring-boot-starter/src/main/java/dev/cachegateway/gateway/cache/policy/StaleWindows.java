@@ -1,16 +1,20 @@
 package dev.cachegateway.gateway.cache.policy;
 
 /**
- * How long past its freshness an item may still be served (RFC 5861): while it is refreshed in the background
- * ({@code stale-while-revalidate}), and when the backend fails ({@code stale-if-error}). The item lives in memcached
- * for its freshness plus the longer of the two.
+ * How long past its freshness an item may still be served (RFC 5861): while it is
+ * refreshed in the background ({@code stale-while-revalidate}), and when the backend
+ * fails ({@code stale-if-error}). The item lives in memcached for its freshness plus the
+ * longer of the two.
  *
  * @param whileRevalidate seconds a stale item is served while one gateway refreshes it
  * @param ifError seconds a stale item is served when the backend fails
  */
 public record StaleWindows(long whileRevalidate, long ifError) {
 
-    /** No stale answers: the item lives for its freshness alone, as every item did before stale windows. */
+    /**
+     * No stale answers: the item lives for its freshness alone, as every item did before
+     * stale windows.
+     */
     public static final StaleWindows NONE = new StaleWindows(0, 0);
 
     public StaleWindows {
@@ -19,8 +23,9 @@ public record StaleWindows(long whileRevalidate, long ifError) {
     }
 
     /**
-     * The windows an answer asks for, else the route's. {@code must-revalidate}, {@code proxy-revalidate} and
-     * {@code s-maxage} (which implies proxy-revalidate in a shared cache, RFC 9111 5.2.2.10) forbid stale answers.
+     * The windows an answer asks for, else the route's. {@code must-revalidate},
+     * {@code proxy-revalidate} and {@code s-maxage} (which implies proxy-revalidate in a
+     * shared cache, RFC 9111 5.2.2.10) forbid stale answers.
      */
     static StaleWindows of(CacheControlDirectives cacheControl, StaleWindows route) {
         if (cacheControl.has("must-revalidate") || cacheControl.has("proxy-revalidate")

@@ -1,8 +1,10 @@
 package dev.cachegateway.gateway.cache.policy;
 
 import org.jspecify.annotations.Nullable;
+
 /**
- * Whether a backend answer goes into memcached, and if so for how long and with which flags.
+ * Whether a backend answer goes into memcached, and if so for how long and with which
+ * flags.
  *
  * @param skipped why it is not stored, or null if it is
  * @param ttlSeconds the item's time to live
@@ -12,6 +14,7 @@ public record StoreDecision(@Nullable Skip skipped, int ttlSeconds, int flags) {
 
     /** Why an answer is not stored; also the tag of the skipped-store metric. */
     public enum Skip {
+
         /** Not a GET: HEAD answers have no body to store. */
         METHOD,
         /** A status the route does not store (only 200 by default). */
@@ -20,11 +23,17 @@ public record StoreDecision(@Nullable Skip skipped, int ttlSeconds, int flags) {
         SET_COOKIE,
         /** {@code Vary: *}, or a {@code Vary} header the route's key does not include. */
         VARY,
-        /** {@code Cache-Control} has {@code private}, {@code no-store} or {@code no-cache}. */
+        /**
+         * {@code Cache-Control} has {@code private}, {@code no-store} or
+         * {@code no-cache}.
+         */
         CACHE_CONTROL,
         /** Its freshness lifetime is zero or already over. */
         EXPIRED,
-        /** No {@code s-maxage}, {@code max-age} or {@code Expires}, on a route without a default TTL. */
+        /**
+         * No {@code s-maxage}, {@code max-age} or {@code Expires}, on a route without a
+         * default TTL.
+         */
         NO_FRESHNESS,
         /** A content coding other than gzip, or gzip on a route without a gzip flag. */
         CONTENT_ENCODING,
@@ -36,6 +45,7 @@ public record StoreDecision(@Nullable Skip skipped, int ttlSeconds, int flags) {
         NOT_A_BODY,
         /** The route only looks up ({@code store: false}), as nginx does. */
         STORE_OFF
+
     }
 
     static StoreDecision skip(Skip reason) {

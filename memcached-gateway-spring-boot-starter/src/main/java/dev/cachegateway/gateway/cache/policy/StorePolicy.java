@@ -15,11 +15,12 @@ import org.springframework.http.HttpStatusCode;
 import org.springframework.http.MediaType;
 
 /**
- * HTTP's rules for a shared cache, applied to a backend answer: what may be stored, and for how long. The
- * freshness lifetime comes from {@code s-maxage}, then {@code max-age}, then {@code Expires}, less the answer's
- * {@code Age}; an answer with none of them lives for the route's default, which is off unless the route sets one
- * (as nginx's {@code proxy_cache_valid}). No header value makes it throw: an invalid one is ignored or, for
- * {@code Expires}, means already expired (RFC 9111 5.3).
+ * HTTP's rules for a shared cache, applied to a backend answer: what may be stored, and
+ * for how long. The freshness lifetime comes from {@code s-maxage}, then {@code max-age},
+ * then {@code Expires}, less the answer's {@code Age}; an answer with none of them lives
+ * for the route's default, which is off unless the route sets one (as nginx's
+ * {@code proxy_cache_valid}). No header value makes it throw: an invalid one is ignored
+ * or, for {@code Expires}, means already expired (RFC 9111 5.3).
  */
 public final class StorePolicy {
 
@@ -40,15 +41,16 @@ public final class StorePolicy {
 
     /**
      * A body route's rules.
-     *
      * @param statuses the statuses that may be stored
-     * @param defaultTtl the lifetime of an answer without explicit freshness; zero stores none of them
+     * @param defaultTtl the lifetime of an answer without explicit freshness; zero stores
+     * none of them
      * @param maxTtl the longest lifetime an item gets, whatever the answer says
      * @param contentType the type a hit on the route is served with
      * @param gzipFlag the item flag that marks a gzip body; zero stores no gzip body
      * @param maxItemSize the largest body, in bytes, that is stored
-     * @param keyedHeaders the request headers, in lower case, that the route's key is made of: an answer that
-     * varies on any other header would be served to requests it was not meant for
+     * @param keyedHeaders the request headers, in lower case, that the route's key is
+     * made of: an answer that varies on any other header would be served to requests it
+     * was not meant for
      * @param stale the route's stale windows, for answers that name none
      */
     public StorePolicy(List<Integer> statuses, Duration defaultTtl, Duration maxTtl, MediaType contentType,
@@ -69,9 +71,11 @@ public final class StorePolicy {
     }
 
     /**
-     * An {@code http} route's rules: any type and coding, since the item keeps the headers that say them; an answer
-     * that varies, since its variants are kept apart; one that sets a cookie, since the cookie is not stored. An
-     * answer with a validator outlives its freshness by {@code keep}, to be revalidated rather than fetched again.
+     * An {@code http} route's rules: any type and coding, since the item keeps the
+     * headers that say them; an answer that varies, since its variants are kept apart;
+     * one that sets a cookie, since the cookie is not stored. An answer with a validator
+     * outlives its freshness by {@code keep}, to be revalidated rather than fetched
+     * again.
      */
     public static StorePolicy forWholeAnswers(List<Integer> statuses, Duration defaultTtl, Duration maxTtl,
             long maxItemSize, StaleWindows stale, Duration keep) {
@@ -83,7 +87,10 @@ public final class StorePolicy {
         return maxItemSize;
     }
 
-    /** Whether an answer with this status and these headers, to a request of this method, is stored, and how. */
+    /**
+     * Whether an answer with this status and these headers, to a request of this method,
+     * is stored, and how.
+     */
     public StoreDecision decide(HttpMethod method, HttpStatusCode status, HttpHeaders headers, long nowMillis) {
         if (!HttpMethod.GET.equals(method)) {
             return StoreDecision.skip(Skip.METHOD);
@@ -117,7 +124,8 @@ public final class StorePolicy {
         if (fresh <= 0 && !revalidates(lifetime, headers)) {
             return StoreDecision.skip(Skip.EXPIRED);
         }
-        // max-ttl caps the whole life; the item outlives its freshness by exactly what its flags will say.
+        // max-ttl caps the whole life; the item outlives its freshness by exactly what
+        // its flags will say.
         long freshPart = Math.max(0, fresh);
         StaleWindows windows = StaleFlags.rounded(StaleWindows.of(cacheControl, stale).atMost(maxTtl - freshPart));
         long after = revalidates(lifetime, headers) ? Math.max(windows.longest(), keep) : windows.longest();
@@ -125,7 +133,8 @@ public final class StorePolicy {
         return StoreDecision.store((int) Math.min(freshPart + after, maxTtl), flags);
     }
 
-    // An answer kept past its freshness to be revalidated: explicit freshness, a validator, and a keep to do it in.
+    // An answer kept past its freshness to be revalidated: explicit freshness, a
+    // validator, and a keep to do it in.
     private boolean revalidates(OptionalLong lifetime, HttpHeaders headers) {
         return keep > 0 && lifetime.isPresent()
                 && (headers.containsHeader(HttpHeaders.ETAG) || headers.containsHeader(HttpHeaders.LAST_MODIFIED));
@@ -141,4 +150,5 @@ public final class StorePolicy {
             return -1;
         }
     }
+
 }

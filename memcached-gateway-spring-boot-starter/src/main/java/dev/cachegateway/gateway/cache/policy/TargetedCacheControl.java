@@ -7,13 +7,16 @@ import java.util.regex.Pattern;
 import org.springframework.http.HttpHeaders;
 
 /**
- * The cache directives this gateway follows: {@code CDN-Cache-Control} (RFC 9213), the field an origin addresses to
- * the caches it operates, such as this gateway, when it holds a valid Structured Field dictionary; else
- * {@code Cache-Control} and {@code Expires}. A targeted field that is present and valid replaces both for this cache
- * alone, so an origin can keep a page long here and briefly in browsers. One that is not valid is ignored as a whole.
+ * The cache directives this gateway follows: {@code CDN-Cache-Control} (RFC 9213), the
+ * field an origin addresses to the caches it operates, such as this gateway, when it
+ * holds a valid Structured Field dictionary; else {@code Cache-Control} and
+ * {@code Expires}. A targeted field that is present and valid replaces both for this
+ * cache alone, so an origin can keep a page long here and briefly in browsers. One that
+ * is not valid is ignored as a whole.
  *
  * @param directives the directives to follow
- * @param targeted whether they came from {@code CDN-Cache-Control}, so that {@code Expires} has no say
+ * @param targeted whether they came from {@code CDN-Cache-Control}, so that
+ * {@code Expires} has no say
  */
 record TargetedCacheControl(CacheControlDirectives directives, boolean targeted) {
 
@@ -25,7 +28,8 @@ record TargetedCacheControl(CacheControlDirectives directives, boolean targeted)
     private static final Set<String> FLAGS = Set.of("no-store", "no-cache", "private", "public", "must-revalidate",
             "proxy-revalidate", "immutable", "no-transform");
 
-    // RFC 8941: key [ "=" bare-item ] *( ";" key [ "=" bare-item ] ), members separated by "," and optional spaces.
+    // RFC 8941: key [ "=" bare-item ] *( ";" key [ "=" bare-item ] ), members separated
+    // by "," and optional spaces.
     private static final String KEY = "[a-z*][a-z0-9_\\-.*]*";
 
     private static final String BARE_ITEM = "(?:-?\\d{1,15}(?:\\.\\d{1,3})?|\"(?:[\\x20-\\x21\\x23-\\x5b\\x5d-\\x7e]"
@@ -33,8 +37,8 @@ record TargetedCacheControl(CacheControlDirectives directives, boolean targeted)
 
     private static final String PARAMETERS = "(?:;" + " *" + KEY + "(?:=" + BARE_ITEM + ")?)*";
 
-    private static final String MEMBER = KEY + "(?:=(?:" + BARE_ITEM + "|\\((?: *" + BARE_ITEM + PARAMETERS
-            + ")* *\\))" + PARAMETERS + "|" + PARAMETERS + ")";
+    private static final String MEMBER = KEY + "(?:=(?:" + BARE_ITEM + "|\\((?: *" + BARE_ITEM + PARAMETERS + ")* *\\))"
+            + PARAMETERS + "|" + PARAMETERS + ")";
 
     private static final Pattern DICTIONARY = Pattern.compile(MEMBER + "(?:[ \\t]*,[ \\t]*" + MEMBER + ")*");
 
@@ -45,11 +49,14 @@ record TargetedCacheControl(CacheControlDirectives directives, boolean targeted)
         if (lines != null && isValid(String.join(", ", lines))) {
             return new TargetedCacheControl(CacheControlDirectives.parse(lines), true);
         }
-        return new TargetedCacheControl(CacheControlDirectives.parse(headers.getValuesAsList(HttpHeaders.CACHE_CONTROL)),
-                false);
+        return new TargetedCacheControl(
+                CacheControlDirectives.parse(headers.getValuesAsList(HttpHeaders.CACHE_CONTROL)), false);
     }
 
-    /** The headers freshness is judged by: without {@code Expires} when the targeted field governs. */
+    /**
+     * The headers freshness is judged by: without {@code Expires} when the targeted field
+     * governs.
+     */
     HttpHeaders freshnessHeaders(HttpHeaders headers) {
         if (!targeted || !headers.containsHeader(HttpHeaders.EXPIRES)) {
             return headers;
@@ -59,7 +66,8 @@ record TargetedCacheControl(CacheControlDirectives directives, boolean targeted)
         return withoutExpires;
     }
 
-    // A valid dictionary whose known directives have the types RFC 9213 gives them: an integer for the seconds, and
+    // A valid dictionary whose known directives have the types RFC 9213 gives them: an
+    // integer for the seconds, and
     // no value (true) for the others.
     private static boolean isValid(String field) {
         String value = field.trim();

@@ -14,10 +14,11 @@ import org.springframework.http.server.reactive.ServerHttpResponse;
 import org.springframework.web.server.ServerWebExchange;
 
 /**
- * Writes an answer held in memory, a hit or a shared backend answer: its status, headers and bytes with their
- * length; only the headers for HEAD; and {@code 304 Not Modified} when the request's If-None-Match matches the
- * answer's ETag, or, without If-None-Match, its If-Modified-Since is no older than the answer's Last-Modified
- * (RFC 9110 13.1.2, 13.1.3, 13.2.2), so that the client reuses what it has. Each is dated when it has no
+ * Writes an answer held in memory, a hit or a shared backend answer: its status, headers
+ * and bytes with their length; only the headers for HEAD; and {@code 304 Not Modified}
+ * when the request's If-None-Match matches the answer's ETag, or, without If-None-Match,
+ * its If-Modified-Since is no older than the answer's Last-Modified (RFC 9110 13.1.2,
+ * 13.1.3, 13.2.2), so that the client reuses what it has. Each is dated when it has no
  * {@code Date}.
  */
 public final class CapturedResponseWriter {
@@ -33,7 +34,10 @@ public final class CapturedResponseWriter {
         return write(exchange.getRequest(), exchange.getResponse(), answer);
     }
 
-    /** The same, onto a response that is not the exchange's own, such as the one a decorator wraps. */
+    /**
+     * The same, onto a response that is not the exchange's own, such as the one a
+     * decorator wraps.
+     */
     public static Mono<Void> write(ServerHttpRequest request, ServerHttpResponse response, CapturedResponse answer) {
         HttpHeaders headers = response.getHeaders();
         if (HttpStatus.OK.equals(answer.status()) && notModified(request.getHeaders(), answer.headers())) {
@@ -48,7 +52,8 @@ public final class CapturedResponseWriter {
             return response.setComplete();
         }
         response.setStatusCode(answer.status());
-        // Copies of the lists: a hit's headers are shared by every hit on its item, and read-only, while a later
+        // Copies of the lists: a hit's headers are shared by every hit on its item, and
+        // read-only, while a later
         // filter may add to the response's.
         answer.headers().forEach((name, values) -> headers.put(name, new ArrayList<>(values)));
         headers.remove(Variants.HEADER);
@@ -60,7 +65,8 @@ public final class CapturedResponseWriter {
         return response.writeWith(Mono.just(response.bufferFactory().wrap(answer.body())));
     }
 
-    // RFC 9110 6.6.1: a body hit has no Date, nor a backend answer that came without one, and the server adds none.
+    // RFC 9110 6.6.1: a body hit has no Date, nor a backend answer that came without one,
+    // and the server adds none.
     private static boolean notModified(HttpHeaders request, HttpHeaders answer) {
         if (request.containsHeader(HttpHeaders.IF_NONE_MATCH)) {
             return EntityTags.noneMatchFails(request, answer.getETag());
@@ -69,4 +75,5 @@ public final class CapturedResponseWriter {
         long lastModified = answer.getLastModified();
         return since >= 0 && lastModified >= 0 && lastModified <= since;
     }
+
 }

@@ -10,8 +10,9 @@ import org.springframework.http.ETag;
 import org.springframework.http.HttpHeaders;
 
 /**
- * Strong entity tags of the bytes memcached holds, and RFC 9110's If-None-Match test against them. A tag depends on
- * the bytes alone, so a stored miss, every later hit and every replica give the same one.
+ * Strong entity tags of the bytes memcached holds, and RFC 9110's If-None-Match test
+ * against them. A tag depends on the bytes alone, so a stored miss, every later hit and
+ * every replica give the same one.
  */
 public final class EntityTags {
 
@@ -20,14 +21,17 @@ public final class EntityTags {
     private EntityTags() {
     }
 
-    /** {@code "} + the unpadded base64url of the bytes' MD5 + {@code "}: a digest for identity, not for security. */
+    /**
+     * {@code "} + the unpadded base64url of the bytes' MD5 + {@code "}: a digest for
+     * identity, not for security.
+     */
     public static String of(byte[] bytes) {
         return '"' + BASE64URL.encodeToString(Md5.digest(bytes)) + '"';
     }
 
     /**
-     * Whether a request's If-None-Match matches {@code etag}, with the weak comparison RFC 9110 13.1.2 asks for;
-     * {@code *} matches any current representation.
+     * Whether a request's If-None-Match matches {@code etag}, with the weak comparison
+     * RFC 9110 13.1.2 asks for; {@code *} matches any current representation.
      */
     public static boolean noneMatchFails(HttpHeaders request, @Nullable String etag) {
         List<String> lines = request.get(HttpHeaders.IF_NONE_MATCH);
@@ -44,4 +48,5 @@ public final class EntityTags {
         }
         return false;
     }
+
 }

@@ -5,15 +5,19 @@ import java.util.Locale;
 import org.springframework.http.HttpHeaders;
 
 /**
- * Whether a client takes a gzip body. A gzip item is served as gzip, since memcached holds only the compressed
- * bytes, so a client that cannot decode it gets the backend's answer instead, never bytes it cannot read.
+ * Whether a client takes a gzip body. A gzip item is served as gzip, since memcached
+ * holds only the compressed bytes, so a client that cannot decode it gets the backend's
+ * answer instead, never bytes it cannot read.
  */
 public final class GzipAcceptance {
 
     private GzipAcceptance() {
     }
 
-    /** Whether {@code response} may go to a request with these headers: any but a gzip one, unless it takes gzip. */
+    /**
+     * Whether {@code response} may go to a request with these headers: any but a gzip
+     * one, unless it takes gzip.
+     */
     public static boolean canTake(HttpHeaders requestHeaders, CapturedResponse response) {
         String coding = response.headers().getFirst(HttpHeaders.CONTENT_ENCODING);
         return canTake(requestHeaders, "gzip".equalsIgnoreCase(coding));
@@ -25,9 +29,10 @@ public final class GzipAcceptance {
     }
 
     /**
-     * Whether a request's {@code Accept-Encoding} takes gzip: {@code gzip}, {@code x-gzip} or {@code *} with a
-     * weight above 0. Without the header, no: RFC 9110 would allow any coding, but clients such as curl without
-     * {@code --compressed} do not decode it.
+     * Whether a request's {@code Accept-Encoding} takes gzip: {@code gzip},
+     * {@code x-gzip} or {@code *} with a weight above 0. Without the header, no: RFC 9110
+     * would allow any coding, but clients such as curl without {@code --compressed} do
+     * not decode it.
      */
     public static boolean acceptsGzip(HttpHeaders requestHeaders) {
         Boolean star = null;
@@ -49,4 +54,5 @@ public final class GzipAcceptance {
         String weight = parameter.trim().toLowerCase(Locale.ROOT);
         return weight.startsWith("q=") && weight.substring(2).trim().matches("0(\\.0{0,3})?");
     }
+
 }

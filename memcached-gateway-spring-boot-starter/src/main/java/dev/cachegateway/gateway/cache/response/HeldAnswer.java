@@ -5,17 +5,21 @@ import dev.cachegateway.gateway.cache.policy.Freshness;
 import org.springframework.http.HttpHeaders;
 
 /**
- * An answer handed on some time after it came, such as a leader's answer given to a request that joined its lead
- * after the backend answered. Its {@code Age} (RFC 9111 4.2.3) is what it was, or the time since its {@code Date}
- * if that is more (the apparent age: a gateway that was paused while the answer waited to be read took it late),
- * plus the whole seconds it was held: never younger than the same answer from memcached.
+ * An answer handed on some time after it came, such as a leader's answer given to a
+ * request that joined its lead after the backend answered. Its {@code Age} (RFC 9111
+ * 4.2.3) is what it was, or the time since its {@code Date} if that is more (the apparent
+ * age: a gateway that was paused while the answer waited to be read took it late), plus
+ * the whole seconds it was held: never younger than the same answer from memcached.
  */
 public final class HeldAnswer {
 
     private HeldAnswer() {
     }
 
-    /** {@code answer} as it stands {@code heldMillis} after it came; itself when its {@code Age} stays as it is. */
+    /**
+     * {@code answer} as it stands {@code heldMillis} after it came; itself when its
+     * {@code Age} stays as it is.
+     */
     public static CapturedResponse aged(CapturedResponse answer, long heldMillis) {
         return aged(answer, heldMillis, System.currentTimeMillis());
     }
@@ -43,4 +47,5 @@ public final class HeldAnswer {
             return -1;
         }
     }
+
 }

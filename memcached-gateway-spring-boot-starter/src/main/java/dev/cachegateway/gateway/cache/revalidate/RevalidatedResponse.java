@@ -19,9 +19,9 @@ import org.springframework.http.server.reactive.ServerHttpResponse;
 import org.springframework.http.server.reactive.ServerHttpResponseDecorator;
 
 /**
- * The backend's answer to a revalidation. A 304 becomes the stored answer with its headers brought up to date by
- * the 304's (RFC 9111 4.3.4), written on to the response below, which stores it like any answer; anything else goes
- * through as it is.
+ * The backend's answer to a revalidation. A 304 becomes the stored answer with its
+ * headers brought up to date by the 304's (RFC 9111 4.3.4), written on to the response
+ * below, which stores it like any answer; anything else goes through as it is.
  */
 public final class RevalidatedResponse extends ServerHttpResponseDecorator {
 
@@ -55,7 +55,8 @@ public final class RevalidatedResponse extends ServerHttpResponseDecorator {
     private Mono<Void> refreshed() {
         HttpHeaders update = HttpHeaders.copyOf(getHeaders());
         HttpHeaders merged = HttpHeaders.copyOf(stored.headers());
-        // The old Date and Age describe the old answer; the 304's, or the store's own Date, describe this one.
+        // The old Date and Age describe the old answer; the 304's, or the store's own
+        // Date, describe this one.
         merged.remove(HttpHeaders.DATE);
         merged.remove(HttpHeaders.AGE);
         // The variant is marked again from this request when the answer is captured.
@@ -79,4 +80,5 @@ public final class RevalidatedResponse extends ServerHttpResponseDecorator {
         set.addAll(Set.of(names));
         return Collections.unmodifiableSet(set);
     }
+
 }

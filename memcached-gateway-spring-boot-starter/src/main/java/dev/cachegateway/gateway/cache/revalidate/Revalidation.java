@@ -9,8 +9,9 @@ import org.springframework.http.server.reactive.ServerHttpRequest;
 import org.springframework.web.server.ServerWebExchange;
 
 /**
- * The stale answer that a request to the backend revalidates, carried on the exchange from the lookup that found
- * it to the backend call, which may be a miss, a stale-if-error attempt or a background refresh.
+ * The stale answer that a request to the backend revalidates, carried on the exchange
+ * from the lookup that found it to the backend call, which may be a miss, a
+ * stale-if-error attempt or a background refresh.
  */
 public final class Revalidation {
 
@@ -19,7 +20,10 @@ public final class Revalidation {
     private Revalidation() {
     }
 
-    /** Whether a stored answer can be revalidated: the backend gave it an ETag or a Last-Modified. */
+    /**
+     * Whether a stored answer can be revalidated: the backend gave it an ETag or a
+     * Last-Modified.
+     */
     public static boolean possible(CapturedResponse stored) {
         HttpHeaders headers = stored.headers();
         return headers.containsHeader(HttpHeaders.ETAG) || headers.containsHeader(HttpHeaders.LAST_MODIFIED);
@@ -38,9 +42,10 @@ public final class Revalidation {
     }
 
     /**
-     * The client's request with the stored answer's validators as its only conditions. The client's own go: a 304
-     * to them would say nothing of the stored answer. The client gets the whole refreshed answer, which a 200 to a
-     * conditional request always may be.
+     * The client's request with the stored answer's validators as its only conditions.
+     * The client's own go: a 304 to them would say nothing of the stored answer. The
+     * client gets the whole refreshed answer, which a 200 to a conditional request always
+     * may be.
      */
     public static ServerHttpRequest conditional(ServerHttpRequest request, CapturedResponse stored) {
         HttpHeaders validators = stored.headers();
@@ -60,4 +65,5 @@ public final class Revalidation {
             }
         }).build();
     }
+
 }

@@ -18,11 +18,13 @@ import org.springframework.cloud.gateway.filter.GatewayFilterChain;
 import org.springframework.web.server.ServerWebExchange;
 
 /**
- * Refreshes a stale item from the backend in the background, once across all replicas: within this gateway, one
- * refresh per key at a time; among replicas, the one that adds the key's lock item ({@link ReplicaLocks}). The lock
- * lives for the lock timeout, and a refresh that takes longer is given up, so a refresher that fails or dies leaves
- * the key to the next stale hit after at most that long. A lookup that memcached itself chose to refresh early
- * ({@code mg ... R}) needs no lock: memcached told every other lookup that one had won.
+ * Refreshes a stale item from the backend in the background, once across all replicas:
+ * within this gateway, one refresh per key at a time; among replicas, the one that adds
+ * the key's lock item ({@link ReplicaLocks}). The lock lives for the lock timeout, and a
+ * refresh that takes longer is given up, so a refresher that fails or dies leaves the key
+ * to the next stale hit after at most that long. A lookup that memcached itself chose to
+ * refresh early ({@code mg ... R}) needs no lock: memcached told every other lookup that
+ * one had won.
  */
 public final class BackgroundRefresh {
 
@@ -38,8 +40,9 @@ public final class BackgroundRefresh {
     }
 
     /**
-     * Starts a refresh of {@code key} with the client's request, unless one is under way; returns at once and never
-     * fails. {@code chosen} says memcached chose this lookup to refresh, so no lock is taken.
+     * Starts a refresh of {@code key} with the client's request, unless one is under way;
+     * returns at once and never fails. {@code chosen} says memcached chose this lookup to
+     * refresh, so no lock is taken.
      */
     public void refresh(ServerWebExchange exchange, GatewayFilterChain chain, String key, BackendFallback backend,
             boolean chosen) {
@@ -53,22 +56,22 @@ public final class BackgroundRefresh {
             }
             Lease lease = new Lease(key, held);
             return backend.fetch(detach(exchange), chain, key, CacheOutcome.detached(), lease)
-                    .timeout(lockTimeout)
-                    .doOnError(failure -> lease.release());
-        })
-                .doFinally(signal -> refreshing.remove(key))
-                .onErrorResume(failure -> Mono.empty())
-                .subscribe();
+                .timeout(lockTimeout)
+                .doOnError(failure -> lease.release());
+        }).doFinally(signal -> refreshing.remove(key)).onErrorResume(failure -> Mono.empty()).subscribe();
     }
 
     private static ServerWebExchange detach(ServerWebExchange exchange) {
         return exchange.mutate()
-                .request(new RefreshRequest(exchange.getRequest()))
-                .response(new DetachedResponse(exchange.getResponse().bufferFactory()))
-                .build();
+            .request(new RefreshRequest(exchange.getRequest()))
+            .response(new DetachedResponse(exchange.getResponse().bufferFactory()))
+            .build();
     }
 
-    /** The refresh's hold on the lock: given back once the new item is stored, or once there is none to store. */
+    /**
+     * The refresh's hold on the lock: given back once the new item is stored, or once
+     * there is none to store.
+     */
     private final class Lease implements Waiters {
 
         private final LockHold hold;
@@ -96,10 +99,13 @@ public final class BackgroundRefresh {
 
         @Override
         public void release() {
-            // A store under way keeps the lock, so that no other replica refreshes before the new item lands.
+            // A store under way keeps the lock, so that no other replica refreshes before
+            // the new item lands.
             if (!storing.get()) {
                 hold.release();
             }
         }
+
     }
+
 }

@@ -10,9 +10,10 @@ import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.http.server.reactive.AbstractServerHttpResponse;
 
 /**
- * The response of a background refresh: the backend's answer goes through the route's filters and into memcached
- * as a client's would, but no client is waiting for it, so its bytes are read and let go here. Its status and
- * headers are its own, apart from the client's response, which has been written already.
+ * The response of a background refresh: the backend's answer goes through the route's
+ * filters and into memcached as a client's would, but no client is waiting for it, so its
+ * bytes are read and let go here. Its status and headers are its own, apart from the
+ * client's response, which has been written already.
  */
 final class DetachedResponse extends AbstractServerHttpResponse {
 
@@ -46,4 +47,5 @@ final class DetachedResponse extends AbstractServerHttpResponse {
     public <T> T getNativeResponse() {
         throw new IllegalStateException("A background refresh has no client connection");
     }
+
 }

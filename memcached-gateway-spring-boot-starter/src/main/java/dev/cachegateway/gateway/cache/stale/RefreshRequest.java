@@ -11,9 +11,10 @@ import org.springframework.http.server.reactive.ServerHttpRequest;
 import org.springframework.http.server.reactive.ServerHttpRequestDecorator;
 
 /**
- * The client's request as a background refresh sends it: a GET, whatever the client asked (a HEAD has no body to
- * store), without a body, and without the client's conditions, since the refresh must bring the whole answer back
- * rather than a 304 or a range of what the client holds.
+ * The client's request as a background refresh sends it: a GET, whatever the client asked
+ * (a HEAD has no body to store), without a body, and without the client's conditions,
+ * since the refresh must bring the whole answer back rather than a 304 or a range of what
+ * the client holds.
  */
 final class RefreshRequest extends ServerHttpRequestDecorator {
 
@@ -47,4 +48,5 @@ final class RefreshRequest extends ServerHttpRequestDecorator {
     public Flux<DataBuffer> getBody() {
         return Flux.empty();
     }
+
 }

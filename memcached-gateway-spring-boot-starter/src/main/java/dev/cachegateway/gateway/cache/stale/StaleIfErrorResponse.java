@@ -16,9 +16,10 @@ import org.springframework.http.server.reactive.ServerHttpResponse;
 import org.springframework.http.server.reactive.ServerHttpResponseDecorator;
 
 /**
- * The response of a request that asks the backend for a stale item inside its stale-if-error window (RFC 5861):
- * a backend answer goes through as it is, unless it is a 5xx, which is dropped for the stale item. A backend that
- * does not answer at all is the caller's to catch ({@link #answerStale}).
+ * The response of a request that asks the backend for a stale item inside its
+ * stale-if-error window (RFC 5861): a backend answer goes through as it is, unless it is
+ * a 5xx, which is dropped for the stale item. A backend that does not answer at all is
+ * the caller's to catch ({@link #answerStale}).
  */
 public final class StaleIfErrorResponse extends ServerHttpResponseDecorator {
 
@@ -51,11 +52,15 @@ public final class StaleIfErrorResponse extends ServerHttpResponseDecorator {
         return status != null && status.is5xxServerError() ? answerStale(status) : super.setComplete();
     }
 
-    /** Answers with the stale item instead of the backend, with the backend's status if it answered at all. */
+    /**
+     * Answers with the stale item instead of the backend, with the backend's status if it
+     * answered at all.
+     */
     public Mono<Void> answerStale(@Nullable HttpStatusCode backendStatus) {
         outcome.staleOnError(backendStatus != null ? backendStatus.value() : null);
         // The backend's headers are not the stale item's.
         getDelegate().getHeaders().clear();
         return CapturedResponseWriter.write(request, getDelegate(), stale);
     }
+
 }

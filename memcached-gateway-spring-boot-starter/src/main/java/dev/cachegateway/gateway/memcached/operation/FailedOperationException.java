@@ -1,9 +1,10 @@
 package dev.cachegateway.gateway.memcached.operation;
 
 /**
- * An operation that ended without an answer: spymemcached cancelled it, because its connection was lost or its
- * server is down, or it was merged into a multi-get that failed. Without a stack trace: a lost connection fails
- * every operation waiting on it at once, and the cause is always the same.
+ * An operation that ended without an answer: spymemcached cancelled it, because its
+ * connection was lost or its server is down, or it was merged into a multi-get that
+ * failed. Without a stack trace: a lost connection fails every operation waiting on it at
+ * once, and the cause is always the same.
  */
 public final class FailedOperationException extends RuntimeException {
 
@@ -12,4 +13,5 @@ public final class FailedOperationException extends RuntimeException {
     public FailedOperationException(String why) {
         super("memcached operation ended without an answer: " + why, null, false, false);
     }
+
 }

@@ -13,11 +13,13 @@ import io.netty.util.concurrent.DefaultThreadFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The operation timeout of every memcached call, on one timer wheel. Reactor's {@code timeout} schedules each
- * deadline on a scheduled thread pool, whose queue takes a lock and often wakes its thread twice per operation, to
- * arm and to cancel; a wheel arms with a lock-free enqueue and cancels lazily, and its thread wakes once a tick,
- * whatever the rate of operations. A deadline fires up to a tick late. When it fires, the {@link DeadlineJudge}
- * says whether memcached or the gateway used the time; time the gateway lost is waited again.
+ * The operation timeout of every memcached call, on one timer wheel. Reactor's
+ * {@code timeout} schedules each deadline on a scheduled thread pool, whose queue takes a
+ * lock and often wakes its thread twice per operation, to arm and to cancel; a wheel arms
+ * with a lock-free enqueue and cancels lazily, and its thread wakes once a tick, whatever
+ * the rate of operations. A deadline fires up to a tick late. When it fires, the
+ * {@link DeadlineJudge} says whether memcached or the gateway used the time; time the
+ * gateway lost is waited again.
  */
 public final class OperationDeadlines implements AutoCloseable {
 
@@ -44,11 +46,12 @@ public final class OperationDeadlines implements AutoCloseable {
     }
 
     /**
-     * Fails the operation through {@code onExpiry} once its deadline has passed on memcached's time: with a
-     * {@link TimeoutException} when memcached had the whole timeout, with a {@link GatewayDelayException} when the
-     * gateway's own delays kept it waiting past the longest wait allowed. Once memcached has answered, only as the
-     * gateway's delay, and only if the answer has not reached the caller a timeout past the longest wait: the one
-     * bound left on an operation whose completion is lost.
+     * Fails the operation through {@code onExpiry} once its deadline has passed on
+     * memcached's time: with a {@link TimeoutException} when memcached had the whole
+     * timeout, with a {@link GatewayDelayException} when the gateway's own delays kept it
+     * waiting past the longest wait allowed. Once memcached has answered, only as the
+     * gateway's delay, and only if the answer has not reached the caller a timeout past
+     * the longest wait: the one bound left on an operation whose completion is lost.
      */
     public Deadline arm(Progress progress, Consumer<Exception> onExpiry) {
         Deadline deadline = new Deadline(System.nanoTime(), progress, onExpiry);
@@ -56,7 +59,9 @@ public final class OperationDeadlines implements AutoCloseable {
         return deadline;
     }
 
-    /** One operation's deadline, re-armed as often as the gateway's delays give time back. */
+    /**
+     * One operation's deadline, re-armed as often as the gateway's delays give time back.
+     */
     public final class Deadline {
 
         private final long start;
@@ -77,7 +82,8 @@ public final class OperationDeadlines implements AutoCloseable {
 
         private void schedule(long nanos) {
             timeout = wheel.newTimeout(fired -> expire(), nanos, TimeUnit.NANOSECONDS);
-            // A cancel that ran between the check and the schedule would miss this timeout.
+            // A cancel that ran between the check and the schedule would miss this
+            // timeout.
             if (cancelled) {
                 cancel();
             }
@@ -93,7 +99,8 @@ public final class OperationDeadlines implements AutoCloseable {
                 verdict = judge.judge(start, now, progress);
             }
             catch (RuntimeException unjudged) {
-                // The wheel drops a task that throws, and the operation would wait forever: a plain timeout, then.
+                // The wheel drops a task that throws, and the operation would wait
+                // forever: a plain timeout, then.
                 onExpiry.accept((TimeoutException) new TimeoutException(message).initCause(unjudged));
                 return;
             }
@@ -112,6 +119,7 @@ public final class OperationDeadlines implements AutoCloseable {
                 armed.cancel();
             }
         }
+
     }
 
     @Override
@@ -119,4 +127,5 @@ public final class OperationDeadlines implements AutoCloseable {
         wheel.stop();
         stalls.close();
     }
+
 }

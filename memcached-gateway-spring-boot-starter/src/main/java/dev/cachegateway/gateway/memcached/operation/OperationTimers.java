@@ -7,10 +7,11 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 
 /**
- * {@code memcached.operations}: how long the operations that reached one memcached server took, by operation and
- * outcome; and {@code memcached.operations.delayed}: the operations given up on because the gateway itself was
- * paused or behind, which are memcached's failures in neither meter nor breaker. The meters are made once, not
- * looked up per request.
+ * {@code memcached.operations}: how long the operations that reached one memcached server
+ * took, by operation and outcome; and {@code memcached.operations.delayed}: the
+ * operations given up on because the gateway itself was paused or behind, which are
+ * memcached's failures in neither meter nor breaker. The meters are made once, not looked
+ * up per request.
  */
 public final class OperationTimers {
 
@@ -74,28 +75,33 @@ public final class OperationTimers {
             this.success = timer(registry, node, operation, "success");
             this.failure = timer(registry, node, operation, "failure");
             this.delayed = Counter.builder("memcached.operations.delayed")
-                    .description("Operations given up on because the gateway, not memcached, used their time")
-                    .tag("node", node)
-                    .tag("operation", operation)
-                    .register(registry);
+                .description("Operations given up on because the gateway, not memcached, used their time")
+                .tag("node", node)
+                .tag("operation", operation)
+                .register(registry);
         }
 
         public void record(boolean succeeded, long nanos) {
             (succeeded ? success : failure).record(nanos, TimeUnit.NANOSECONDS);
         }
 
-        /** An operation given up on because of the gateway's own delay: no answer from memcached to time. */
+        /**
+         * An operation given up on because of the gateway's own delay: no answer from
+         * memcached to time.
+         */
         public void delayed() {
             delayed.increment();
         }
 
         private static Timer timer(MeterRegistry registry, String node, String operation, String outcome) {
             return Timer.builder("memcached.operations")
-                    .description("Operations that reached memcached")
-                    .tag("node", node)
-                    .tag("operation", operation)
-                    .tag("outcome", outcome)
-                    .register(registry);
+                .description("Operations that reached memcached")
+                .tag("node", node)
+                .tag("operation", operation)
+                .tag("outcome", outcome)
+                .register(registry);
         }
+
     }
+
 }

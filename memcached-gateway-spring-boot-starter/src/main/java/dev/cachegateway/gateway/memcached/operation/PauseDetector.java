@@ -4,10 +4,12 @@ import java.time.Duration;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * Notices when the whole gateway stops: a thread that sleeps a few milliseconds at a time and notes how much longer
- * than that it was away, as jHiccup does. A GC pause, a safepoint or a CPU too busy to run it shows as oversleep,
- * and whatever else the gateway was doing was held up as long. Oversleeps shorter than the minimum are the ordinary
- * jitter of a busy machine and are not kept, so that they are never given back to an operation's deadline.
+ * Notices when the whole gateway stops: a thread that sleeps a few milliseconds at a time
+ * and notes how much longer than that it was away, as jHiccup does. A GC pause, a
+ * safepoint or a CPU too busy to run it shows as oversleep, and whatever else the gateway
+ * was doing was held up as long. Oversleeps shorter than the minimum are the ordinary
+ * jitter of a busy machine and are not kept, so that they are never given back to an
+ * operation's deadline.
  */
 public final class PauseDetector implements DeadlineJudge.Stalls, AutoCloseable {
 
@@ -50,7 +52,10 @@ public final class PauseDetector implements DeadlineJudge.Stalls, AutoCloseable 
         }
     }
 
-    /** Notes that the gateway stalled from {@code start} to {@code end} (System.nanoTime), if long enough to keep. */
+    /**
+     * Notes that the gateway stalled from {@code start} to {@code end} (System.nanoTime),
+     * if long enough to keep.
+     */
     void record(long start, long end) {
         if (end - start >= minimumNanos) {
             keep(start, end);
@@ -67,7 +72,8 @@ public final class PauseDetector implements DeadlineJudge.Stalls, AutoCloseable 
     @Override
     public long stalledNanos(long from, long to) {
         long stalled = overlapOfRecorded(from, to);
-        // A stall that has just ended, or is still going on, is not recorded until this thread runs again; the
+        // A stall that has just ended, or is still going on, is not recorded until this
+        // thread runs again; the
         // deadline that it delayed can fire first.
         long overdue = lastWake + INTERVAL_NANOS;
         if (to - overdue >= minimumNanos) {
@@ -100,4 +106,5 @@ public final class PauseDetector implements DeadlineJudge.Stalls, AutoCloseable 
         running = false;
         thread.interrupt();
     }
+
 }

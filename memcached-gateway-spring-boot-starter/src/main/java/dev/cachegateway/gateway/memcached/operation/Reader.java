@@ -9,6 +9,10 @@ public interface Reader {
     /** For an operation whose connection cannot say. */
     Reader UNKNOWN = (now, stalls) -> Reading.UNKNOWN;
 
-    /** The reading at {@code now}; {@code stalls} tell a reader that waited from one the whole gateway stopped. */
+    /**
+     * The reading at {@code now}; {@code stalls} tell a reader that waited from one the
+     * whole gateway stopped.
+     */
     Reading reading(long now, Stalls stalls);
+
 }

@@ -17,10 +17,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The configured memcached servers, the ring that places keys on them, and a spymemcached client connected to
- * their current addresses. spymemcached binds each server to the address it resolved at start for the life of the
- * client, so when a name resolves to a new address the pool connects a new client, waits for it, switches to it
- * and lets the old one drain. The ring is built from the names, so a new address never moves a key.
+ * The configured memcached servers, the ring that places keys on them, and a spymemcached
+ * client connected to their current addresses. spymemcached binds each server to the
+ * address it resolved at start for the life of the client, so when a name resolves to a
+ * new address the pool connects a new client, waits for it, switches to it and lets the
+ * old one drain. The ring is built from the names, so a new address never moves a key.
  */
 public final class MemcachedPool implements AutoCloseable {
 
@@ -57,7 +58,10 @@ public final class MemcachedPool implements AutoCloseable {
         return nodes.get(ring.serverFor(key));
     }
 
-    /** The client to ask for {@code node}'s keys; fails if the node's name has not resolved yet. */
+    /**
+     * The client to ask for {@code node}'s keys; fails if the node's name has not
+     * resolved yet.
+     */
     public PoolClient clientFor(PoolNode node) {
         PoolConnection connection = current;
         PoolClient client = connection.client();
@@ -69,16 +73,19 @@ public final class MemcachedPool implements AutoCloseable {
     }
 
     /**
-     * The client to send meta commands for {@code node}'s keys to, or null if the node's current connection has not
-     * reported a version that has them (yet). One read of the client answers both, so a switch to a new client
-     * never sends a meta command to a server whose version that client has not heard.
+     * The client to send meta commands for {@code node}'s keys to, or null if the node's
+     * current connection has not reported a version that has them (yet). One read of the
+     * client answers both, so a switch to a new client never sends a meta command to a
+     * server whose version that client has not heard.
      */
     public @Nullable PoolClient metaClientFor(PoolNode node) {
         PoolClient client = current.client();
         return client != null && client.metaCommands(node.index()) ? client : null;
     }
 
-    /** The version {@code node} reported on its current connection, or null while unknown. */
+    /**
+     * The version {@code node} reported on its current connection, or null while unknown.
+     */
     public @Nullable String versionOf(PoolNode node) {
         PoolClient client = current.client();
         return client != null ? client.version(node.index()) : null;
@@ -91,14 +98,18 @@ public final class MemcachedPool implements AutoCloseable {
         return connection != null && connection.isActive();
     }
 
-    /** The address {@code node} is reached at now, or null while its name has not resolved. */
+    /**
+     * The address {@code node} is reached at now, or null while its name has not
+     * resolved.
+     */
     public @Nullable InetSocketAddress addressOf(PoolNode node) {
         return current.addresses()[node.index()];
     }
 
     /**
-     * Resolves every name again and switches to a new client if any address changed. A name that fails to resolve
-     * keeps its last address: a server that is down is often also gone from DNS, and will come back at one.
+     * Resolves every name again and switches to a new client if any address changed. A
+     * name that fails to resolve keeps its last address: a server that is down is often
+     * also gone from DNS, and will come back at one.
      */
     public synchronized void refresh() {
         PoolConnection old = current;
@@ -129,7 +140,8 @@ public final class MemcachedPool implements AutoCloseable {
         old.close(switchTimeout);
     }
 
-    // Switching before the new client is connected would fail every key for a moment, moved or not.
+    // Switching before the new client is connected would fail every key for a moment,
+    // moved or not.
     private void awaitConnected(PoolConnection next) {
         long connectedBefore = nodes.stream().filter(this::isConnected).count();
         long deadline = System.nanoTime() + switchTimeout.toNanos();
@@ -149,4 +161,5 @@ public final class MemcachedPool implements AutoCloseable {
     public synchronized void close() {
         current.close(switchTimeout);
     }
+
 }

@@ -21,13 +21,15 @@ import net.spy.memcached.ops.OperationStatus;
 import org.jspecify.annotations.Nullable;
 
 /**
- * spymemcached's client, plus memcached's meta commands on the same connections, and each server's version, asked
- * as each connection comes up. The meta commands enqueue exactly as spymemcached's own {@code asyncGet} does, with
- * the connection's public {@code enqueueOperation}: by key, with its key check, its fail-fast on a down server
- * (FailureMode.Cancel) and its ordering, so they share the queue, the pipelining and the failure handling of every
- * other operation. That connection is {@code MemcachedClient}'s protected {@code mconn}, hence a subclass, which is
- * what EVCache does too; the public alternative, {@code broadcastOp} to one node, skips the key check and the
- * fail-fast and counts down a latch per operation. The versions are asked by {@link VersionCheck}.
+ * spymemcached's client, plus memcached's meta commands on the same connections, and each
+ * server's version, asked as each connection comes up. The meta commands enqueue exactly
+ * as spymemcached's own {@code asyncGet} does, with the connection's public
+ * {@code enqueueOperation}: by key, with its key check, its fail-fast on a down server
+ * (FailureMode.Cancel) and its ordering, so they share the queue, the pipelining and the
+ * failure handling of every other operation. That connection is {@code MemcachedClient}'s
+ * protected {@code mconn}, hence a subclass, which is what EVCache does too; the public
+ * alternative, {@code broadcastOp} to one node, skips the key check and the fail-fast and
+ * counts down a latch per operation. The versions are asked by {@link VersionCheck}.
  */
 public final class PoolClient extends MemcachedClient {
 
@@ -50,8 +52,9 @@ public final class PoolClient extends MemcachedClient {
     }
 
     /**
-     * Connects to {@code addresses}; over the text protocol it also asks each server's version on every
-     * connection, on spymemcached's I/O thread, without waiting. The binary protocol has no meta commands.
+     * Connects to {@code addresses}; over the text protocol it also asks each server's
+     * version on every connection, on spymemcached's I/O thread, without waiting. The
+     * binary protocol has no meta commands.
      */
     static PoolClient connect(ConnectionFactory factory, List<InetSocketAddress> addresses, int servers,
             boolean textProtocol) throws IOException {
@@ -62,22 +65,34 @@ public final class PoolClient extends MemcachedClient {
         return client;
     }
 
-    /** Whether the configured server at {@code index} reported, on its current connection, a version with meta. */
+    /**
+     * Whether the configured server at {@code index} reported, on its current connection,
+     * a version with meta.
+     */
     public boolean metaCommands(int index) {
         return versions.metaCommands(index);
     }
 
-    /** The version the server at {@code index} reported on its current connection, or null while unknown. */
+    /**
+     * The version the server at {@code index} reported on its current connection, or null
+     * while unknown.
+     */
     public @Nullable String version(int index) {
         return versions.version(index);
     }
 
-    /** What the connection to the server at {@code index} says of memcached, for its operations' deadlines. */
+    /**
+     * What the connection to the server at {@code index} says of memcached, for its
+     * operations' deadlines.
+     */
     public Reader reader(int index) {
         return readers[index];
     }
 
-    /** {@code mg}: the item with its remaining TTL and recache flags, or null on a miss. Never creates an item. */
+    /**
+     * {@code mg}: the item with its remaining TTL and recache flags, or null on a miss.
+     * Never creates an item.
+     */
     public OperationFuture<MetaItem> metaGet(String key, int recacheSeconds) {
         return enqueue(key, callback -> new MetaGetOperation(key, recacheSeconds, callback));
     }
@@ -87,7 +102,8 @@ public final class PoolClient extends MemcachedClient {
         return enqueue(key, callback -> new MetaInvalidateOperation(key, keepSeconds, callback));
     }
 
-    // As spymemcached's own operations: the future is set by the callback, on the I/O thread, then completed.
+    // As spymemcached's own operations: the future is set by the callback, on the I/O
+    // thread, then completed.
     private <T> OperationFuture<T> enqueue(String key, Function<MetaCallback<T>, Operation> operation) {
         CountDownLatch latch = new CountDownLatch(1);
         SentOperationFuture<T> future = new SentOperationFuture<>(key, latch, operationTimeout, executorService);
@@ -115,4 +131,5 @@ public final class PoolClient extends MemcachedClient {
         mconn.enqueueOperation(key, op);
         return future;
     }
+
 }

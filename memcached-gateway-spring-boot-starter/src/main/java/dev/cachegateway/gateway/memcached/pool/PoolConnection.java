@@ -17,11 +17,13 @@ import net.spy.memcached.ConnectionFactoryBuilder.Protocol;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One spymemcached client of the pool and the addresses it was made for; no client while no name has resolved.
+ * One spymemcached client of the pool and the addresses it was made for; no client while
+ * no name has resolved.
  *
  * @param client the client, or null
  * @param locator its locator, which finds a configured server's node
- * @param addresses for each configured server, the address the client connects to, or null
+ * @param addresses for each configured server, the address the client connects to, or
+ * null
  */
 public record PoolConnection(@Nullable PoolClient client, @Nullable RingLocator locator,
         @Nullable InetSocketAddress[] addresses) {
@@ -30,7 +32,10 @@ public record PoolConnection(@Nullable PoolClient client, @Nullable RingLocator 
         return new PoolConnection(null, null, new InetSocketAddress[servers]);
     }
 
-    /** Connects to the servers that have an address, each known to the ring by its place in the list. */
+    /**
+     * Connects to the servers that have an address, each known to the ring by its place
+     * in the list.
+     */
     public static PoolConnection open(InetSocketAddress[] addresses, MemcachedProperties properties,
             ExecutorService listeners, HashRing ring) {
         int[] serverOfNode = IntStream.range(0, addresses.length).filter(i -> addresses[i] != null).toArray();

@@ -23,9 +23,10 @@ import net.spy.memcached.protocol.ascii.AsciiOperationFactory;
 import net.spy.memcached.protocol.binary.BinaryOperationFactory;
 
 /**
- * spymemcached's settings for one client of the pool, set up for a cache in front of a service: an unreachable
- * server must cost a request nothing, so operations fail fast instead of waiting. It is a subclass rather than
- * {@code ConnectionFactoryBuilder}'s product because only a subclass can bring its own locator.
+ * spymemcached's settings for one client of the pool, set up for a cache in front of a
+ * service: an unreachable server must cost a request nothing, so operations fail fast
+ * instead of waiting. It is a subclass rather than {@code ConnectionFactoryBuilder}'s
+ * product because only a subclass can bring its own locator.
  */
 public final class PoolConnectionFactory extends DefaultConnectionFactory {
 
@@ -37,7 +38,10 @@ public final class PoolConnectionFactory extends DefaultConnectionFactory {
 
     private final int[] serverOfNode;
 
-    /** @param serverOfNode for each address given to the client, in order, the index of its configured server */
+    /**
+     * @param serverOfNode for each address given to the client, in order, the index of
+     * its configured server
+     */
     public PoolConnectionFactory(MemcachedProperties properties, ExecutorService listeners, HashRing ring,
             int[] serverOfNode) {
         super(properties.getOperationQueueLength(), DEFAULT_READ_BUFFER_SIZE);
@@ -54,11 +58,11 @@ public final class PoolConnectionFactory extends DefaultConnectionFactory {
 
     @Override
     public OperationFactory getOperationFactory() {
-        return properties.getProtocol() == Protocol.BINARY ? new BinaryOperationFactory()
-                : new AsciiOperationFactory();
+        return properties.getProtocol() == Protocol.BINARY ? new BinaryOperationFactory() : new AsciiOperationFactory();
     }
 
-    // Cancel: while a server is down its operations fail at once. Redistribute would queue them behind the
+    // Cancel: while a server is down its operations fail at once. Redistribute would
+    // queue them behind the
     // reconnect, or move keys to another server and serve stale items once it returns.
     @Override
     public FailureMode getFailureMode() {
@@ -70,7 +74,8 @@ public final class PoolConnectionFactory extends DefaultConnectionFactory {
         return new ArrayOperationQueueFactory(properties.getOperationQueueLength()).create();
     }
 
-    // 0: a full queue fails the caller at once. The default waits 10 s, on a Netty event loop here.
+    // 0: a full queue fails the caller at once. The default waits 10 s, on a Netty event
+    // loop here.
     @Override
     public long getOpQueueMaxBlockTime() {
         return 0;
@@ -81,9 +86,12 @@ public final class PoolConnectionFactory extends DefaultConnectionFactory {
         return new WatchedConnection(getReadBufSize(), this, addresses, properties.getOperationTimeout());
     }
 
-    // spymemcached drops an operation that waited this long in its queue, unwritten, as timed out: memcached's
-    // failure to the caller, although memcached never saw it. The deadlines judge whose time ran out (see
-    // OperationDeadlines); by the longest wait they allow, the caller has gone and what is left is only dropped.
+    // spymemcached drops an operation that waited this long in its queue, unwritten, as
+    // timed out: memcached's
+    // failure to the caller, although memcached never saw it. The deadlines judge whose
+    // time ran out (see
+    // OperationDeadlines); by the longest wait they allow, the caller has gone and what
+    // is left is only dropped.
     @Override
     public long getOperationTimeout() {
         return properties.getOperationTimeout().plus(properties.getMaxGatewayDelay()).toMillis();
@@ -99,8 +107,10 @@ public final class PoolConnectionFactory extends DefaultConnectionFactory {
         return properties.getTimeoutExceptionThreshold();
     }
 
-    // Listeners run on spymemcached's I/O thread and only hand each completion over (see CompletionThreads); the
-    // executor outlives each client, since the pool replaces clients when addresses change.
+    // Listeners run on spymemcached's I/O thread and only hand each completion over (see
+    // CompletionThreads); the
+    // executor outlives each client, since the pool replaces clients when addresses
+    // change.
     @Override
     public ExecutorService getListenerExecutorService() {
         return listeners;
@@ -111,8 +121,10 @@ public final class PoolConnectionFactory extends DefaultConnectionFactory {
         return false;
     }
 
-    // Lookups that queue up for one server while its connection is busy go out as one multi-get: fewer commands
-    // for memcached to parse and fewer answers to read, which is most of what a hit costs under load.
+    // Lookups that queue up for one server while its connection is busy go out as one
+    // multi-get: fewer commands
+    // for memcached to parse and fewer answers to read, which is most of what a hit costs
+    // under load.
     @Override
     public boolean shouldOptimize() {
         return properties.isMergeLookups();
@@ -122,4 +134,5 @@ public final class PoolConnectionFactory extends DefaultConnectionFactory {
     public boolean isDaemon() {
         return true;
     }
+
 }

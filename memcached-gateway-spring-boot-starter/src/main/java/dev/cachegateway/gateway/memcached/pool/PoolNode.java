@@ -5,8 +5,9 @@ import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One configured memcached server and what belongs to it alone: its circuit breaker, so that a failing server
- * costs only its own keys, its timers, and a key the ring places on it, for the health check to ask.
+ * One configured memcached server and what belongs to it alone: its circuit breaker, so
+ * that a failing server costs only its own keys, its timers, and a key the ring places on
+ * it, for the health check to ask.
  *
  * @param index its place in {@code memcached.servers}
  * @param server the server as configured

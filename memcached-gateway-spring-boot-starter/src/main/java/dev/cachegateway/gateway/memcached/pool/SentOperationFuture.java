@@ -11,8 +11,9 @@ import net.spy.memcached.ops.OperationState;
 import org.jspecify.annotations.Nullable;
 
 /**
- * spymemcached's future of one of the gateway's own operations, which also tells when the operation was written
- * for memcached. spymemcached keeps the operation to itself; this future keeps it too.
+ * spymemcached's future of one of the gateway's own operations, which also tells when the
+ * operation was written for memcached. spymemcached keeps the operation to itself; this
+ * future keeps it too.
  */
 final class SentOperationFuture<T> extends OperationFuture<T> implements SendTimed {
 
@@ -34,9 +35,11 @@ final class SentOperationFuture<T> extends OperationFuture<T> implements SendTim
         if (sent == null) {
             return Progress.NOT_SENT;
         }
-        // The state is read first, under the operation's lock, which its I/O thread took after noting the time.
+        // The state is read first, under the operation's lock, which its I/O thread took
+        // after noting the time.
         OperationState state = sent.getState();
-        return state == OperationState.READING || state == OperationState.COMPLETE
-                ? sent.getWriteCompleteTimestamp() : Progress.NOT_SENT;
+        return state == OperationState.READING || state == OperationState.COMPLETE ? sent.getWriteCompleteTimestamp()
+                : Progress.NOT_SENT;
     }
+
 }

@@ -1,14 +1,17 @@
 package dev.cachegateway.gateway.memcached.pool;
 
 /**
- * One memcached server as configured: {@code host}, {@code host:port} or {@code [v6]:port}, optionally followed by
- * a space and a weight, as libmemcached's server lists write it ({@code cache-1:11211 2}). The ring is built from
- * the name as written, never from a resolved address, so every client that reads the same list places keys alike
- * however the names resolve.
+ * One memcached server as configured: {@code host}, {@code host:port} or
+ * {@code [v6]:port}, optionally followed by a space and a weight, as libmemcached's
+ * server lists write it ({@code cache-1:11211 2}). The ring is built from the name as
+ * written, never from a resolved address, so every client that reads the same list places
+ * keys alike however the names resolve.
  *
- * @param host the host name or IP literal, as written (without the brackets of an IPv6 literal)
+ * @param host the host name or IP literal, as written (without the brackets of an IPv6
+ * literal)
  * @param port the port; 11211 when none is written
- * @param weight the server's share of the ring relative to the others; 1 when none is written
+ * @param weight the server's share of the ring relative to the others; 1 when none is
+ * written
  * @param text the server as written, without its weight: nginx's {@code server} name
  */
 public record ServerAddress(String host, int port, int weight, String text) {
@@ -22,7 +25,10 @@ public record ServerAddress(String host, int port, int weight, String text) {
         }
     }
 
-    /** Parses one entry of {@code memcached.servers}; a malformed entry fails at start-up with what was written. */
+    /**
+     * Parses one entry of {@code memcached.servers}; a malformed entry fails at start-up
+     * with what was written.
+     */
     public static ServerAddress parse(String entry) {
         String trimmed = entry.trim();
         String[] parts = trimmed.split("\\s+");
@@ -50,7 +56,10 @@ public record ServerAddress(String host, int port, int weight, String text) {
         }
     }
 
-    /** libmemcached's name for this server on the ring: the host, with the port only when it is not 11211. */
+    /**
+     * libmemcached's name for this server on the ring: the host, with the port only when
+     * it is not 11211.
+     */
     public String ketamaName() {
         return port == DEFAULT_PORT ? host : host + ":" + port;
     }

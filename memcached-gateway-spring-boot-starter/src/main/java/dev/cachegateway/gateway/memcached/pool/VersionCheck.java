@@ -17,10 +17,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Asks a server's version each time a connection to it comes up, and forgets it when the connection goes, into
- * {@link ServerVersions}. spymemcached tells its observers on its I/O thread; this only queues a {@code version}
- * command there, behind whatever already waits for the connection, and never blocks. Until the answer is in, the
- * server's keys are looked up with {@code get}.
+ * Asks a server's version each time a connection to it comes up, and forgets it when the
+ * connection goes, into {@link ServerVersions}. spymemcached tells its observers on its
+ * I/O thread; this only queues a {@code version} command there, behind whatever already
+ * waits for the connection, and never blocks. Until the answer is in, the server's keys
+ * are looked up with {@code get}.
  */
 final class VersionCheck implements ConnectionObserver {
 
@@ -45,7 +46,8 @@ final class VersionCheck implements ConnectionObserver {
     static void start(MemcachedClient client, RingLocator locator, ServerVersions versions) {
         VersionCheck check = new VersionCheck(client, locator, versions);
         client.addObserver(check);
-        // A connection that came up before the observer was in place has not been asked; one that came up since
+        // A connection that came up before the observer was in place has not been asked;
+        // one that came up since
         // is asked twice, and the later answer counts.
         for (int index = 0; index < versions.size(); index++) {
             MemcachedNode node = locator.node(index);
@@ -74,7 +76,8 @@ final class VersionCheck implements ConnectionObserver {
         }
     }
 
-    // Called inside spymemcached's connection handling, which takes any exception for a broken connection: a
+    // Called inside spymemcached's connection handling, which takes any exception for a
+    // broken connection: a
     // version that cannot be asked leaves the server on get until its next connection.
     private void ask(int index, MemcachedNode node) {
         long connection = versions.connected(index);
@@ -103,4 +106,5 @@ final class VersionCheck implements ConnectionObserver {
             }
         });
     }
+
 }

@@ -19,30 +19,36 @@ import net.spy.memcached.ops.Operation;
 import net.spy.memcached.ops.OperationState;
 
 /**
- * spymemcached's connection, whose one I/O thread is watched so that a deadline can tell memcached's lateness from
- * the gateway's own. Each pass of that thread reads every readable socket until it is empty, and memcached answers
- * in order on each socket: so once a pass that began after the oldest waiting operation was due has ended, memcached
- * had not answered it in time. Until such a pass ends, the thread is either waiting for memcached, spending next to
- * no CPU, or busy with a backlog the gateway has not read yet.
+ * spymemcached's connection, whose one I/O thread is watched so that a deadline can tell
+ * memcached's lateness from the gateway's own. Each pass of that thread reads every
+ * readable socket until it is empty, and memcached answers in order on each socket: so
+ * once a pass that began after the oldest waiting operation was due has ended, memcached
+ * had not answered it in time. Until such a pass ends, the thread is either waiting for
+ * memcached, spending next to no CPU, or busy with a backlog the gateway has not read
+ * yet.
  */
 final class WatchedConnection extends MemcachedConnection {
 
-    // The window over which a waiting thread is told from a busy one: long enough for a CPU-starved thread to get a
+    // The window over which a waiting thread is told from a busy one: long enough for a
+    // CPU-starved thread to get a
     // time slice from the scheduler, so that starved is not mistaken for waiting.
     private static final long IDLE_WINDOW_NANOS = Duration.ofMillis(40).toNanos();
 
-    // A thread blocked in select spends well under this share of the window; one with work to do, far more.
+    // A thread blocked in select spends well under this share of the window; one with
+    // work to do, far more.
     private static final int IDLE_CPU_DIVISOR = 50;
 
     private static final long REREAD_NANOS = Duration.ofMillis(1).toNanos();
 
     private static final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
 
-    // spymemcached names its logger after the class: under its own name, its messages keep the category that
+    // spymemcached names its logger after the class: under its own name, its messages
+    // keep the category that
     // logging settings and searches know, net.spy.memcached.MemcachedConnection.
     private static final Logger logger = LoggerFactory.getLogger(MemcachedConnection.class);
 
-    // No initialisers on these: the superclass constructor starts the thread, which writes these before this class's
+    // No initialisers on these: the superclass constructor starts the thread, which
+    // writes these before this class's
     // initialisers would run and overwrite them.
     private volatile long passBegan;
 
@@ -50,15 +56,16 @@ final class WatchedConnection extends MemcachedConnection {
 
     private final long timeoutNanos;
 
-    // The deadline thread's own sample of this thread's CPU time, taken during the pass that began at sampledPass.
+    // The deadline thread's own sample of this thread's CPU time, taken during the pass
+    // that began at sampledPass.
     private long sampledPass;
 
     private long sampledAt;
 
     private long sampledCpu = -1;
 
-    WatchedConnection(int bufSize, ConnectionFactory factory, List<InetSocketAddress> addresses,
-            Duration timeout) throws IOException {
+    WatchedConnection(int bufSize, ConnectionFactory factory, List<InetSocketAddress> addresses, Duration timeout)
+            throws IOException {
         super(bufSize, factory, addresses, factory.getInitialObservers(), factory.getFailureMode(),
                 factory.getOperationFactory());
         this.timeoutNanos = timeout.toNanos();
@@ -78,8 +85,9 @@ final class WatchedConnection extends MemcachedConnection {
     }
 
     /**
-     * What {@code node}'s socket says of memcached, for its operations not yet answered. Asked by one deadline thread
-     * only, and at most once a millisecond: the deadlines that fire together in a backlog share one reading.
+     * What {@code node}'s socket says of memcached, for its operations not yet answered.
+     * Asked by one deadline thread only, and at most once a millisecond: the deadlines
+     * that fire together in a backlog share one reading.
      */
     Reader readerOf(MemcachedNode node) {
         return new Reader() {
@@ -140,4 +148,5 @@ final class WatchedConnection extends MemcachedConnection {
         return window >= IDLE_WINDOW_NANOS && (cpu - sampledCpu) * IDLE_CPU_DIVISOR < window
                 && stalls.stalledNanos(sampledAt, now) == 0;
     }
+
 }

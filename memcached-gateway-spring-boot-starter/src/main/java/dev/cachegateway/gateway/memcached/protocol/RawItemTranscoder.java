@@ -5,8 +5,8 @@ import net.spy.memcached.CachedData;
 import net.spy.memcached.transcoders.Transcoder;
 
 /**
- * Passes the bytes and flags through unchanged. spymemcached's default transcoder Java-serialises a
- * {@code byte[]} (flag 2048), which no other memcached client can read.
+ * Passes the bytes and flags through unchanged. spymemcached's default transcoder
+ * Java-serialises a {@code byte[]} (flag 2048), which no other memcached client can read.
  */
 public final class RawItemTranscoder implements Transcoder<CachedItem> {
 
@@ -16,7 +16,8 @@ public final class RawItemTranscoder implements Transcoder<CachedItem> {
         this.maxSize = maxSize;
     }
 
-    // Decoding is a copy-free wrap: doing it on spymemcached's I/O thread is cheaper than a hand-off.
+    // Decoding is a copy-free wrap: doing it on spymemcached's I/O thread is cheaper than
+    // a hand-off.
     @Override
     public boolean asyncDecode(CachedData data) {
         return false;
@@ -36,4 +37,5 @@ public final class RawItemTranscoder implements Transcoder<CachedItem> {
     public int getMaxSize() {
         return maxSize;
     }
+
 }

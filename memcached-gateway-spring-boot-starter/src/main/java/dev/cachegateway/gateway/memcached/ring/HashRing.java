@@ -8,9 +8,10 @@ import java.util.List;
 import java.util.function.ToLongFunction;
 
 /**
- * A consistent-hashing continuum: points on a 32-bit circle, each owned by a server, and a key belongs to the
- * owner of the first point at or after the key's hash, wrapping past the last. libmemcached and nginx search their
- * continuums this way; they differ only in how they make the points and hash the key.
+ * A consistent-hashing continuum: points on a 32-bit circle, each owned by a server, and
+ * a key belongs to the owner of the first point at or after the key's hash, wrapping past
+ * the last. libmemcached and nginx search their continuums this way; they differ only in
+ * how they make the points and hash the key.
  */
 public final class HashRing {
 
@@ -67,12 +68,13 @@ public final class HashRing {
         }
 
         Builder add(long point, int owner) {
-            pointsAndOwners.add(new long[] {point, owner});
+            pointsAndOwners.add(new long[] { point, owner });
             return this;
         }
 
         HashRing build() {
-            // Two servers on one point are rare, and neither libmemcached nor nginx says who wins; a stable sort at least
+            // Two servers on one point are rare, and neither libmemcached nor nginx says
+            // who wins; a stable sort at least
             // makes ours the same on every replica.
             long[][] sorted = pointsAndOwners.toArray(long[][]::new);
             Arrays.sort(sorted, Comparator.comparingLong(pair -> pair[0]));
@@ -84,5 +86,7 @@ public final class HashRing {
             }
             return new HashRing(points, owners, keyHash);
         }
+
     }
+
 }

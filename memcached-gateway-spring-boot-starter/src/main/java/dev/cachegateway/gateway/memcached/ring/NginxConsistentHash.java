@@ -7,10 +7,11 @@ import java.util.zip.CRC32;
 import dev.cachegateway.gateway.memcached.pool.ServerAddress;
 
 /**
- * nginx's {@code upstream { hash $memcached_key consistent; }} (ngx_http_upstream_hash_module): each server gets 160
- * points per unit of weight, chained CRC32s of {@code host \0 port} followed by the previous point's four bytes,
- * little-endian; a key's hash is its CRC32. The server's name is as written in the list ({@code host:port}), which
- * must be how nginx's {@code server} lines write it.
+ * nginx's {@code upstream { hash $memcached_key consistent; }}
+ * (ngx_http_upstream_hash_module): each server gets 160 points per unit of weight,
+ * chained CRC32s of {@code host \0 port} followed by the previous point's four bytes,
+ * little-endian; a key's hash is its CRC32. The server's name is as written in the list
+ * ({@code host:port}), which must be how nginx's {@code server} lines write it.
  */
 public final class NginxConsistentHash {
 
@@ -38,7 +39,8 @@ public final class NginxConsistentHash {
         return ring.build();
     }
 
-    // nginx splits at the last ':' only when digits alone follow it; otherwise the whole name is the host.
+    // nginx splits at the last ':' only when digits alone follow it; otherwise the whole
+    // name is the host.
     private static byte[] hostNulPort(String name) {
         int colon = name.lastIndexOf(':');
         boolean hasPort = colon >= 0 && name.substring(colon + 1).chars().allMatch(Character::isDigit);
@@ -52,4 +54,5 @@ public final class NginxConsistentHash {
         crc.update(bytes);
         return crc.getValue();
     }
+
 }

@@ -11,9 +11,10 @@ import net.spy.memcached.MemcachedNode;
 import net.spy.memcached.NodeLocator;
 
 /**
- * Places keys for spymemcached by our ring. spymemcached's own Ketama locator names servers by their resolved
- * address and ignores the name format it is given, so it cannot agree with libmemcached or nginx. A server whose
- * name has not resolved yet has no node: its keys fail rather than move to another server.
+ * Places keys for spymemcached by our ring. spymemcached's own Ketama locator names
+ * servers by their resolved address and ignores the name format it is given, so it cannot
+ * agree with libmemcached or nginx. A server whose name has not resolved yet has no node:
+ * its keys fail rather than move to another server.
  */
 public final class RingLocator implements NodeLocator {
 
@@ -21,7 +22,10 @@ public final class RingLocator implements NodeLocator {
 
     private final MemcachedNode[] nodesByServer;
 
-    /** @param serverOfNode for each of spymemcached's nodes, in its order, the index of its configured server */
+    /**
+     * @param serverOfNode for each of spymemcached's nodes, in its order, the index of
+     * its configured server
+     */
     public RingLocator(HashRing ring, int servers, List<MemcachedNode> nodes, int[] serverOfNode) {
         this.ring = ring;
         this.nodesByServer = new MemcachedNode[servers];
@@ -35,7 +39,10 @@ public final class RingLocator implements NodeLocator {
         this.nodesByServer = nodesByServer;
     }
 
-    /** The node of the configured server at {@code index}, or null while its name has no address. */
+    /**
+     * The node of the configured server at {@code index}, or null while its name has no
+     * address.
+     */
     public MemcachedNode node(int index) {
         return nodesByServer[index];
     }
@@ -44,13 +51,15 @@ public final class RingLocator implements NodeLocator {
     public MemcachedNode getPrimary(String key) {
         MemcachedNode node = nodesByServer[ring.serverFor(key)];
         if (node == null) {
-            // Asked only if a key slips past the pool's own check; an exception fails that one operation.
+            // Asked only if a key slips past the pool's own check; an exception fails
+            // that one operation.
             throw new IllegalStateException("the memcached server of this key has no address yet");
         }
         return node;
     }
 
-    // Only FailureMode.Redistribute asks for other nodes, and the gateway never moves a key.
+    // Only FailureMode.Redistribute asks for other nodes, and the gateway never moves a
+    // key.
     @Override
     public Iterator<MemcachedNode> getSequence(String key) {
         return Collections.emptyIterator();
@@ -70,4 +79,5 @@ public final class RingLocator implements NodeLocator {
     public void updateLocator(List<MemcachedNode> nodes) {
         throw new UnsupportedOperationException("the pool builds a new client when addresses change");
     }
+
 }

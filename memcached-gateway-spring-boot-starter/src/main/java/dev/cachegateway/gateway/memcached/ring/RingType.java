@@ -7,7 +7,9 @@ import dev.cachegateway.gateway.memcached.pool.ServerAddress;
 /** How keys are placed on several memcached servers: {@code memcached.ring}. */
 public enum RingType {
 
-    /** libmemcached's weighted Ketama, shared with PHP, pylibmc and most other clients. */
+    /**
+     * libmemcached's weighted Ketama, shared with PHP, pylibmc and most other clients.
+     */
     LIBMEMCACHED {
         @Override
         public HashRing build(List<ServerAddress> servers) {
@@ -15,7 +17,10 @@ public enum RingType {
         }
     },
 
-    /** nginx's {@code hash $memcached_key consistent}, for a pool shared with nginx's {@code memcached_pass}. */
+    /**
+     * nginx's {@code hash $memcached_key consistent}, for a pool shared with nginx's
+     * {@code memcached_pass}.
+     */
     NGINX {
         @Override
         public HashRing build(List<ServerAddress> servers) {
@@ -24,4 +29,5 @@ public enum RingType {
     };
 
     public abstract HashRing build(List<ServerAddress> servers);
+
 }

@@ -8,13 +8,15 @@ import net.spy.memcached.ops.OperationException;
 import org.jspecify.annotations.NullMarked;
 
 /**
- * Opens spymemcached's text-protocol operation base to operations of the gateway's own (memcached's meta commands,
- * in {@code dev.cachegateway.gateway.memcached.protocol.meta}). {@code OperationImpl}, which splits memcached's
- * answers into lines and data, is package-private, and so is the read mode an operation switches to read a data
- * block; a class in its package is the only way to extend it without copying it. Netflix's EVCache adds its meta
- * commands to stock spymemcached the same way. This class adds nothing but that access, and one change of
- * behaviour, in {@link #handleError}: it lives here, in spymemcached's package, only because Java gives no other
- * way in.
+ * Opens spymemcached's text-protocol operation base to operations of the gateway's own
+ * (memcached's meta commands, in
+ * {@code dev.cachegateway.gateway.memcached.protocol.meta}). {@code OperationImpl}, which
+ * splits memcached's answers into lines and data, is package-private, and so is the read
+ * mode an operation switches to read a data block; a class in its package is the only way
+ * to extend it without copying it. Netflix's EVCache adds its meta commands to stock
+ * spymemcached the same way. This class adds nothing but that access, and one change of
+ * behaviour, in {@link #handleError}: it lives here, in spymemcached's package, only
+ * because Java gives no other way in.
  */
 @NullMarked
 public abstract class AsciiOperationBase extends OperationImpl {
@@ -23,7 +25,10 @@ public abstract class AsciiOperationBase extends OperationImpl {
         super(callback);
     }
 
-    /** Reads what follows as a data block, through {@code handleRead}, instead of as lines. */
+    /**
+     * Reads what follows as a data block, through {@code handleRead}, instead of as
+     * lines.
+     */
     protected final void readDataNext() {
         setReadType(OperationReadType.DATA);
     }
@@ -33,28 +38,35 @@ public abstract class AsciiOperationBase extends OperationImpl {
         setReadType(OperationReadType.LINE);
     }
 
-    /** Fails this operation with {@code line} as memcached's answer and leaves the connection as it is. */
+    /**
+     * Fails this operation with {@code line} as memcached's answer and leaves the
+     * connection as it is.
+     */
     protected final void fail(String line) {
         handleError(OperationErrorType.SERVER, line);
     }
 
     /**
-     * Fails this operation alone. spymemcached's own handling throws, and its connection takes any exception as a
-     * broken stream: it closes the connection and cancels everything in flight on it. A meta command is one line
-     * and so is its error answer, so after an {@code ERROR}, {@code CLIENT_ERROR} or {@code SERVER_ERROR} the
-     * stream is still in step and the operations behind this one are unharmed.
+     * Fails this operation alone. spymemcached's own handling throws, and its connection
+     * takes any exception as a broken stream: it closes the connection and cancels
+     * everything in flight on it. A meta command is one line and so is its error answer,
+     * so after an {@code ERROR}, {@code CLIENT_ERROR} or {@code SERVER_ERROR} the stream
+     * is still in step and the operations behind this one are unharmed.
      */
     @Override
     protected final void handleError(OperationErrorType type, String line) {
         try {
-            // Records the error, so the operation's future fails with it, and completes the operation.
+            // Records the error, so the operation's future fails with it, and completes
+            // the operation.
             super.handleError(type, line);
         }
         catch (OperationException expected) {
-            // Thrown only to tell the connection to reconnect, which this class exists to avoid.
+            // Thrown only to tell the connection to reconnect, which this class exists to
+            // avoid.
         }
         catch (IOException unexpected) {
             throw new IllegalStateException(unexpected);
         }
     }
+
 }

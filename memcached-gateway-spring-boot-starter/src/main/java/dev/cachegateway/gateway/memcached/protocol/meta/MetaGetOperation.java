@@ -10,12 +10,15 @@ import net.spy.memcached.ops.StatusCode;
 import net.spy.memcached.protocol.ascii.AsciiOperationBase;
 
 /**
- * {@code mg <key> v f t [R<seconds>]}: the item, its client flags and its remaining TTL, and with a recache threshold
- * the right to refresh it ({@code W}) for one lookup once its TTL falls below it. It never sends {@code N}, so a
- * miss never creates an item: nginx would serve such a placeholder as an empty page.
+ * {@code mg <key> v f t [R<seconds>]}: the item, its client flags and its remaining TTL,
+ * and with a recache threshold the right to refresh it ({@code W}) for one lookup once
+ * its TTL falls below it. It never sends {@code N}, so a miss never creates an item:
+ * nginx would serve such a placeholder as an empty page.
  *
- * <p>Answers: {@code EN} (a miss), or {@code VA <size> <flags>*} and a data block. They come back in the order
- * the commands went out, as spymemcached expects of every operation on a connection, so no opaque token is sent.
+ * <p>
+ * Answers: {@code EN} (a miss), or {@code VA <size> <flags>*} and a data block. They come
+ * back in the order the commands went out, as spymemcached expects of every operation on
+ * a connection, so no opaque token is sent.
  */
 public final class MetaGetOperation extends AsciiOperationBase {
 
@@ -39,7 +42,9 @@ public final class MetaGetOperation extends AsciiOperationBase {
 
     private int crlfRead;
 
-    /** @param recacheSeconds the threshold for {@code R}; 0 or less sends none */
+    /**
+     * @param recacheSeconds the threshold for {@code R}; 0 or less sends none
+     */
     public MetaGetOperation(String key, int recacheSeconds, MetaCallback<MetaItem> callback) {
         super(callback);
         this.key = key;
@@ -63,7 +68,8 @@ public final class MetaGetOperation extends AsciiOperationBase {
             transitionState(OperationState.COMPLETE);
         }
         else if (line.startsWith("VA ")) {
-            // A malformed header leaves the rest of the stream unreadable: the exception makes spymemcached
+            // A malformed header leaves the rest of the stream unreadable: the exception
+            // makes spymemcached
             // reconnect, which is right then.
             String[] tokens = line.split(" ");
             value = new byte[Integer.parseInt(tokens[1])];
@@ -100,4 +106,5 @@ public final class MetaGetOperation extends AsciiOperationBase {
     public String toString() {
         return "Cmd: mg Key: " + key;
     }
+
 }

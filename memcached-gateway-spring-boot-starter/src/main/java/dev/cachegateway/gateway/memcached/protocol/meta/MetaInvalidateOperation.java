@@ -9,9 +9,10 @@ import net.spy.memcached.ops.StatusCode;
 import net.spy.memcached.protocol.ascii.AsciiOperationBase;
 
 /**
- * {@code md <key> I T<seconds>}: marks the item stale instead of deleting it, and keeps it for that long. The next
- * meta get sees {@code X}, and one of them {@code W}, so one client refreshes the item while the others may still
- * serve it. Answers {@code HD} (it was there) or {@code NF} (it was not).
+ * {@code md <key> I T<seconds>}: marks the item stale instead of deleting it, and keeps
+ * it for that long. The next meta get sees {@code X}, and one of them {@code W}, so one
+ * client refreshes the item while the others may still serve it. Answers {@code HD} (it
+ * was there) or {@code NF} (it was not).
  */
 public final class MetaInvalidateOperation extends AsciiOperationBase {
 
@@ -25,7 +26,10 @@ public final class MetaInvalidateOperation extends AsciiOperationBase {
 
     private final MetaCallback<Boolean> callback;
 
-    /** @param keepSeconds how long the stale item lives on; positive, since {@code T0} would keep it forever */
+    /**
+     * @param keepSeconds how long the stale item lives on; positive, since {@code T0}
+     * would keep it forever
+     */
     public MetaInvalidateOperation(String key, int keepSeconds, MetaCallback<Boolean> callback) {
         super(callback);
         if (keepSeconds <= 0) {
@@ -67,4 +71,5 @@ public final class MetaInvalidateOperation extends AsciiOperationBase {
     public String toString() {
         return "Cmd: md Key: " + key;
     }
+
 }

@@ -4,9 +4,10 @@ import dev.cachegateway.gateway.memcached.CachedItem;
 import dev.cachegateway.gateway.memcached.MetaItem;
 
 /**
- * The flags memcached returns on a meta get's {@code VA} line, as {@link MetaGetOperation} asks for them: the
- * client flags ({@code f}), the remaining TTL ({@code t}), and {@code W}, {@code X} and {@code Z}. Flags it does not
- * know are skipped, so a newer memcached that adds some breaks nothing.
+ * The flags memcached returns on a meta get's {@code VA} line, as
+ * {@link MetaGetOperation} asks for them: the client flags ({@code f}), the remaining TTL
+ * ({@code t}), and {@code W}, {@code X} and {@code Z}. Flags it does not know are
+ * skipped, so a newer memcached that adds some breaks nothing.
  *
  * @param clientFlags the item's 32-bit client flags, unsigned as memcached keeps them
  * @param remainingTtlSeconds the seconds left, or {@link MetaItem#NO_EXPIRY}
@@ -14,12 +15,14 @@ import dev.cachegateway.gateway.memcached.MetaItem;
  * @param stale {@code X}
  * @param winnerElsewhere {@code Z}
  */
-record ReturnedFlags(int clientFlags, long remainingTtlSeconds, boolean won, boolean stale,
-        boolean winnerElsewhere) {
+record ReturnedFlags(int clientFlags, long remainingTtlSeconds, boolean won, boolean stale, boolean winnerElsewhere) {
 
     static final ReturnedFlags NONE = new ReturnedFlags(0, MetaItem.NO_EXPIRY, false, false, false);
 
-    /** Reads the flags in {@code tokens} from {@code first} on; fails on a number it cannot read. */
+    /**
+     * Reads the flags in {@code tokens} from {@code first} on; fails on a number it
+     * cannot read.
+     */
     static ReturnedFlags parse(String[] tokens, int first) {
         int clientFlags = 0;
         long ttl = MetaItem.NO_EXPIRY;
@@ -32,7 +35,8 @@ record ReturnedFlags(int clientFlags, long remainingTtlSeconds, boolean won, boo
                 continue;
             }
             switch (token.charAt(0)) {
-                // Unsigned: memcached 1.6 keeps all 32 bits, which a signed parse would refuse above 2^31 - 1.
+                // Unsigned: memcached 1.6 keeps all 32 bits, which a signed parse would
+                // refuse above 2^31 - 1.
                 case 'f' -> clientFlags = Integer.parseUnsignedInt(token, 1, token.length(), 10);
                 case 't' -> ttl = Long.parseLong(token, 1, token.length(), 10);
                 case 'W' -> won = true;
