@@ -13,6 +13,7 @@ import dev.cachegateway.gateway.cache.format.HttpFormat;
 import dev.cachegateway.gateway.cache.hit.NearCache;
 import dev.cachegateway.gateway.cache.invalidate.WriteInvalidation;
 import dev.cachegateway.gateway.cache.key.CacheKeyTemplate;
+import dev.cachegateway.gateway.cache.key.LockKey;
 import dev.cachegateway.gateway.cache.miss.BackendFallback.Waiters;
 import dev.cachegateway.gateway.cache.miss.ReplicaLocks.Claim;
 import dev.cachegateway.gateway.cache.miss.WriteFences.Fence;
@@ -157,6 +158,31 @@ class FencedStoreTests {
         assertThat(meters.get("memcached.cache.stores").tag("reason", "locked").counter().count()).isEqualTo(1);
         assertThat(raw.get("/a")).isNull();
         assertThat(theirs).isInstanceOf(HeldLock.class);
+    }
+
+    // A refresh that follows a store within the second or two its lock says "stored" must
+    // be stored too: nobody
+    // holds a lock that says so (RevalidationTests found a 304's refresh dropped).
+    @Test
+    void aStoreWithoutTheLockTakesOverALockThatSaysStored() throws Exception {
+        WriteFences fences = new WriteFences(client);
+        ReplicaLocks locks = new ReplicaLocks(client, Duration.ofSeconds(5), true);
+        FencedStore store = new FencedStore(new HttpFormat(List.of(), List.of()),
+                new ResponseStore(client, 8, new CacheMetrics(meters)), fences, client, NearCache.off(),
+                new CacheMetrics(meters));
+        Queue<String> events = new ConcurrentLinkedQueue<>();
+        Fence fence = fences.take("/a").block(Duration.ofSeconds(5));
+        locks.stored(locks.claim("/a").block(Duration.ofSeconds(5)));
+        await().atMost(Duration.ofSeconds(5))
+            .until(() -> raw.get("/a" + LockKey.SUFFIX) != null
+                    && "stored".equals(new String(raw.get("/a" + LockKey.SUFFIX).value(), StandardCharsets.US_ASCII)));
+
+        store.store("/a", answer(), new StoreDecision(null, 60, 0), fence,
+                new RecordedStore(new LoneFetch(locks, "/a"), events), System.currentTimeMillis());
+
+        await().atMost(Duration.ofSeconds(5)).until(() -> !events.isEmpty());
+        assertThat(raw.get("/a")).isNotNull();
+        assertThat(meters.get("memcached.cache.stores").tag("reason", "locked").counter().count()).isZero();
     }
 
     private static CapturedResponse answer() {

@@ -146,9 +146,19 @@ public final class ReplicaLocks {
         if (!enabled || !MemcachedLimits.fitsKeyLength(lockKey)) {
             return Mono.just(claim);
         }
+        // A lock that says "stored" is held by nobody: a store that ended leaves it for a
+        // moment. It is taken over
+        // (read, then written, as HeldLock does), so that a refresh right after a store
+        // is stored too.
         Mono<Claim> taken = Mono.defer(() -> {
             HeldLock mine = new HeldLock(memcached, lockKey, ttlSeconds);
-            return memcached.add(lockKey, ttlSeconds, mine.storingNow()).filter(added -> added).map(added -> mine);
+            return memcached.add(lockKey, ttlSeconds, mine.storingNow())
+                .flatMap(added -> added ? Mono.just(true)
+                        : memcached.get(lockKey)
+                            .filter(lock -> LockWord.of(lock).saysStored())
+                            .flatMap(stored -> memcached.set(lockKey, ttlSeconds, mine.storingNow())))
+                .filter(said -> said)
+                .map(said -> mine);
         });
         Mono<Claim> announced = claim instanceof HeldLock held
                 ? held.storing().filter(said -> said).<Claim>map(said -> held).switchIfEmpty(taken) : taken;
