@@ -103,8 +103,7 @@ final class NetworkPolicies {
             throw new AssertionError("a peer must select pods, namespaces or both; the API rejects an empty one");
         }
         // Without a namespaceSelector a podSelector picks pods of the policy's own
-        // namespace; with one, of the
-        // namespaces it selects, and both must match.
+        // namespace; with one, of the namespaces it selects, and both must match.
         boolean namespaceMatches = peer.getNamespaceSelector() == null ? from.namespace().equals(HOME)
                 : selects(peer.getNamespaceSelector(), from.namespace().labels());
         boolean podMatches = peer.getPodSelector() == null || selects(peer.getPodSelector(), from.labels());

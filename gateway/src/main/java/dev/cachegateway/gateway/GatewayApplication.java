@@ -19,11 +19,9 @@ public class GatewayApplication {
 
     public static void main(String[] args) {
         // Before anything resolves a name: the JVM reads its DNS cache's lifetime once,
-        // at the first lookup, and
-        // Spring Cloud's host-info post-processor looks up before the starter's
-        // JvmSettings can set it. memcached
-        // servers that move (a recreated container, a rescheduled pod) must be found
-        // again within seconds.
+        // at the first lookup, and Spring Cloud's host-info post-processor looks up
+        // before the starter's JvmSettings can set it. memcached servers that move (a
+        // recreated container, a rescheduled pod) must be found again within seconds.
         Security.setProperty("networkaddress.cache.ttl", "5");
         Security.setProperty("networkaddress.cache.negative.ttl", "2");
         SpringApplication.run(GatewayApplication.class, args);

@@ -11,8 +11,9 @@ import org.springframework.cloud.gateway.route.Route;
 import org.springframework.cloud.gateway.route.RouteLocator;
 import org.springframework.test.annotation.DirtiesContext;
 
-// Closed after the class: with the default memcached.servers nothing answers, and a cached context would keep a
-// client reconnecting in the background through every later test.
+// Closed after the class: with the default memcached.servers nothing answers, and a
+// cached context would keep a client reconnecting in the background through every later
+// test.
 @SpringBootTest
 @DirtiesContext
 class GatewayApplicationTests {

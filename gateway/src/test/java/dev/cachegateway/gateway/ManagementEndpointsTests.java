@@ -28,8 +28,7 @@ class ManagementEndpointsTests extends CacheIntegrationTest {
     void managementClient() {
         assertThat(managementPort).isNotEqualTo(port);
         // Meters and answers are under test, not speed: a scrape on a loaded 2-core CI
-        // machine once took over the
-        // client's default 5 s.
+        // machine once took over the client's default 5 s.
         management = WebTestClient.bindToServer()
             .baseUrl("http://localhost:" + managementPort)
             .responseTimeout(Duration.ofSeconds(30))

@@ -62,8 +62,8 @@ public class CommentController {
     }
 
     // Serialised to bytes here, not streamed by a message converter, so the answer
-    // carries a Content-Length as
-    // Sinatra's did: HTTP/1.0 clients such as ab can then keep the connection alive.
+    // carries a Content-Length as Sinatra's did: HTTP/1.0 clients such as ab can then
+    // keep the connection alive.
     private ResponseEntity<byte[]> respond(String cacheControl, Object data) {
         return ResponseEntity.ok()
             .header(HttpHeaders.CACHE_CONTROL, cacheControl)

@@ -70,8 +70,8 @@ class OddBackendAnswerTests extends CacheIntegrationTest {
     @Test
     void closesAConnectionWhoseAnswerRunsPastItsContentLength() {
         // The surplus is the head of another answer: on a reused connection, it would
-        // take the next answer's bytes
-        // for its body, and leave the rest to be read as the answer to the next request.
+        // take the next answer's bytes for its body, and leave the rest to be read as the
+        // answer to the next request.
         rawBackend.script("/raw/overrun", (onPath, onConnection) -> Answer
             .of(JSON_HEAD + "Content-Length: 5\r\n\r\n[1,2]HTTP/1.1 200 OK\r\nContent-Length: 8\r\n\r\n"));
         rawBackend.script("/raw/next",

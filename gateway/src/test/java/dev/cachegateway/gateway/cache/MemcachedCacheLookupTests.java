@@ -111,8 +111,7 @@ class MemcachedCacheLookupTests extends CacheIntegrationTest {
     }
 
     // RFC 9110 6.6.1: a recipient with a clock dates an answer that has none, as nginx
-    // dates its hits; the server
-    // under the gateway dates nothing by itself.
+    // dates its hits; the server under the gateway dates nothing by itself.
     @Test
     void datesAHitWithTheTimeItIsAnswered() throws Exception {
         raw.set("/api/v1/comments/9", 0, 0, bytes(COMMENT));

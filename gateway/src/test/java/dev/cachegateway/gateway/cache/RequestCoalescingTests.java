@@ -66,9 +66,8 @@ class RequestCoalescingTests extends CacheIntegrationTest {
     }
 
     // A request whose lookup missed just before the leader's answer reached memcached
-    // used to become a second
-    // leader; the window is short, so it takes rounds with requests still arriving as the
-    // leader finishes.
+    // used to become a second leader; the window is short, so it takes rounds with
+    // requests still arriving as the leader finishes.
     @Test
     void sendsNoSecondBackendCallWhileTheLeadersAnswerIsBeingStored() {
         for (int round = 0; round < 20; round++) {

@@ -183,11 +183,9 @@ final class HistoryChecks {
     }
 
     // A write during a memcached fault, or a paused gateway, whose mark and delete
-    // memcached did not take: the
-    // gateway sends them again until it does (operations.md), and a read before then may
-    // get the item from before
-    // the write. That is from the fault's start until the breakers let the writing
-    // gateway through again.
+    // memcached did not take: the gateway sends them again until it does (operations.md),
+    // and a read before then may get the item from before the write. That is from the
+    // fault's start until the breakers let the writing gateway through again.
     private boolean owed(Request write, Request read) {
         return faults.stream()
             .anyMatch(f -> (FaultSchedule.Kind.MEMCACHED.contains(f.kind())

@@ -122,9 +122,8 @@ final class RepeatedCalls {
             return Excuse.ORIGIN_SLOW;
         }
         // A request that waited out the lock timeout on a slow lead asks the origin
-        // itself, whichever variant that
-        // lead's answer turned out to be: a varying answer's variant is known only once
-        // it came.
+        // itself, whichever variant that lead's answer turned out to be: a varying
+        // answer's variant is known only once it came.
         Optional<Request> waiter = leaderOf(again);
         if (waiter.isPresent() && again.startedAt() - waiter.get().startedAt() >= LOCK_TIMEOUT
                 && faults.stream()
@@ -133,8 +132,7 @@ final class RepeatedCalls {
             return Excuse.ORIGIN_SLOW;
         }
         // The waiters of a lead whose answer was an error may not share it: each asks the
-        // origin, which may be
-        // back by then. They waited at most the lock timeout.
+        // origin, which may be back by then. They waited at most the lock timeout.
         if (faults.stream()
             .anyMatch(f -> ORIGIN_DOWN.contains(f.kind())
                     && f.overlaps(again.startedAt() - LOCK_TIMEOUT, again.startedAt()))) {
@@ -157,9 +155,8 @@ final class RepeatedCalls {
     }
 
     // A call whose answer no client got was led by a request whose client left before it
-    // came (the lead goes on,
-    // and its store may be fenced out by a write it began before): the last such request
-    // for it that began first.
+    // came (the lead goes on, and its store may be fenced out by a write it began
+    // before): the last such request for it that began first.
     private Optional<Request> leftItsLead(Call call) {
         return requests.stream()
             .filter(r -> r.cancelled() && r.originPath().equals(call.path()) && sameVariant(r, call)

@@ -18,10 +18,9 @@ class RepeatedCallsTests {
     static final String PATH = "/api/v1/comments/b-2";
 
     // As seed 1 once ran: a GET whose client gave up after 55 ms led a miss; a write
-    // began and ended while it did;
-    // its origin call came after the write and read the new version, but its store was
-    // fenced out by that write; the
-    // next GET asked the origin again for the same version.
+    // began and ended while it did; its origin call came after the write and read the new
+    // version, but its store was fenced out by that write; the next GET asked the origin
+    // again for the same version.
     static final Request GAVE_UP = new Request(398, 0, "GET", PATH, PATH, null, 0, 55 * MS, 0, null, null, null, null,
             History.CANCELLED + " after 55 ms");
 
@@ -56,8 +55,8 @@ class RepeatedCallsTests {
     }
 
     // As seed 1 once ran in processes: a purge through the leading gateway ended just
-    // before the lead, whose
-    // client had left, asked the origin; the other gateway then led again.
+    // before the lead, whose client had left, asked the origin; the other gateway then
+    // led again.
     @Test
     void excusesTheCallAfterAPurgeThatEndedWhileTheLeadWasOnItsWay() {
         Request purge = new Request(475, 1, History.PURGE, PATH, PATH, null, 20 * MS, 72 * MS, 200, null, null, null,

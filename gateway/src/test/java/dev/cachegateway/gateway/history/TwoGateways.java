@@ -112,8 +112,7 @@ final class TwoGateways implements AutoCloseable {
                         gateway.getBean(MeterRegistry.class).get("memcached.cache.invalidations.owed").gauge().value())
                     .isZero());
             // Else a delete owed from this history lands in the next one, and reads there
-            // as an item gone for
-            // no reason.
+            // as an item gone for no reason.
             assertThat(processes).as("%s: invalidations still owed", run)
                 .allSatisfy(gateway -> assertThat(gateway.owedInvalidations()).isZero());
         });

@@ -187,8 +187,8 @@ class MetaLookupTests {
         }
 
         // Every key three times, all at once, with plain gets among them that
-        // spymemcached merges into multi-gets,
-        // so meta answers, misses and get answers interleave on the one connection.
+        // spymemcached merges into multi-gets, so meta answers, misses and get answers
+        // interleave on the one connection.
         List<String> answers = Flux.range(0, keys * 3).flatMap(n -> {
             int i = n % keys;
             if (n / keys == 2) {

@@ -39,8 +39,7 @@ class ReactiveMemcachedTests {
         breakers = TestMemcached.breakers();
         meters = new SimpleMeterRegistry();
         // Long enough that an answered operation never times out on a loaded machine,
-        // short enough that the ten
-        // timeouts which open the breaker take a few seconds.
+        // short enough that the ten timeouts which open the breaker take a few seconds.
         client = TestMemcached.connect(memcached.getHost(), memcached.getMappedPort(MemcachedContainer.PORT),
                 Duration.ofMillis(500), breakers, meters);
         raw = MemcachedContainer.textClient(memcached);

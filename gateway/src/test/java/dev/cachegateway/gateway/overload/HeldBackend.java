@@ -22,8 +22,7 @@ import dev.cachegateway.gateway.support.RecordingBackend.Reply;
 final class HeldBackend implements AutoCloseable {
 
     // The answers of one test are stored after they are sent, and may land after the next
-    // test empties memcached:
-    // each test asks for paths of its own.
+    // test empties memcached: each test asks for paths of its own.
     private static final AtomicInteger ids = new AtomicInteger(10_000);
 
     private final RecordingBackend backend;

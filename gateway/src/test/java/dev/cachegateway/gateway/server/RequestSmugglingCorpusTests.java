@@ -134,8 +134,8 @@ class RequestSmugglingCorpusTests extends CacheIntegrationTest {
             next++;
         }
         // Junk after a request that could be read ends the connection after its answer,
-        // as it does here always;
-        // a request that cannot be read one way itself is answered 400.
+        // as it does here always; a request that cannot be read one way itself is
+        // answered 400.
         if (reading.requests().isEmpty() && !READ_LENIENTLY.contains(name) && !refusal(answers.get(0))) {
             return "no 400 for a request that cannot be read one way (" + reading.error() + ")";
         }

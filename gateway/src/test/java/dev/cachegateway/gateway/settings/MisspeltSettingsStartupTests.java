@@ -48,8 +48,7 @@ class MisspeltSettingsStartupTests {
     }
 
     // The check claims only memcached., which the starter owns; gateway.overload was its
-    // root once, and an
-    // application may have settings of its own there.
+    // root once, and an application may have settings of its own there.
     @Test
     void anApplicationsOwnSettingOutsideMemcachedIsLeftAlone() {
         assertThat(start("--gateway.overload.my-own-setting=100", "--gateway.request.tenant=a")).isNull();

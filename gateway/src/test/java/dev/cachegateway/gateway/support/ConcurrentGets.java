@@ -32,9 +32,8 @@ public final class ConcurrentGets {
     static final Duration ANSWER_DEADLINE = Duration.ofSeconds(15);
 
     // The JDK's client, on threads of its own: the gateway's clients never share its
-    // event loops, and a test client
-    // that did could hold up the gateway, or be held up by it, in ways no real client
-    // can.
+    // event loops, and a test client that did could hold up the gateway, or be held up by
+    // it, in ways no real client can.
     private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
     /**

@@ -31,8 +31,8 @@ class UnreachableBackendFilter implements GlobalFilter, Ordered {
             .onErrorMap(failure -> isUnreachable(failure) || resetBeforeTheAnswer(failure, exchange), failure -> {
                 failures.warn("Backend unreachable, answering 502", failure);
                 // Logged here, and kept out of the answer's cause: WebFlux reads a cause
-                // that says "connection reset by
-                // peer" as the client gone, and would answer the 502 without its JSON.
+                // that says "connection reset by peer" as the client gone, and would
+                // answer the 502 without its JSON.
                 return new ResponseStatusException(HttpStatus.BAD_GATEWAY, "The backend could not be reached");
             });
     }
@@ -43,11 +43,9 @@ class UnreachableBackendFilter implements GlobalFilter, Ordered {
     }
 
     // A connection the backend reset (it crashed, or dropped its connections as it
-    // restarted) with a request that
-    // cannot be sent again, a write. Before the answer committed, an I/O failure is the
-    // backend's; after, it may be
-    // the client's going away, which WebFlux tells by its own exception and must still
-    // see.
+    // restarted) with a request that cannot be sent again, a write. Before the answer
+    // committed, an I/O failure is the backend's; after, it may be the client's going
+    // away, which WebFlux tells by its own exception and must still see.
     private static boolean resetBeforeTheAnswer(Throwable failure, ServerWebExchange exchange) {
         return failure instanceof IOException && !exchange.getResponse().isCommitted();
     }

@@ -28,9 +28,8 @@ class JvmSettings implements EnvironmentPostProcessor, Ordered {
     @Override
     public void postProcessEnvironment(ConfigurableEnvironment environment, SpringApplication application) {
         // The JVM keeps a resolved name for 30 s by default. memcached servers that move
-        // (a recreated container, a
-        // rescheduled pod) must be found again within seconds; set before the first
-        // lookup, or it has no effect.
+        // (a recreated container, a rescheduled pod) must be found again within seconds;
+        // set before the first lookup, or it has no effect.
         setIfAbsent("networkaddress.cache.ttl", "5");
         setIfAbsent("networkaddress.cache.negative.ttl", "2");
         // spymemcached logs to stderr unless told otherwise, and reads this once, when it

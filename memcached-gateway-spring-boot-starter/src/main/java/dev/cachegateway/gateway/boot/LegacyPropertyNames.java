@@ -82,9 +82,8 @@ class LegacyPropertyNames implements EnvironmentPostProcessor, Ordered {
     }
 
     // The property itself, or one element of it where it is a list:
-    // gateway.request.unkeyed-headers[0], ... An
-    // environment variable's name has no dashes (GATEWAY_WARMUP_DURATION reads as
-    // gateway.warmup.duration).
+    // gateway.request.unkeyed-headers[0], ... An environment variable's name has no
+    // dashes (GATEWAY_WARMUP_DURATION reads as gateway.warmup.duration).
     private static boolean isSetUnder(ConfigurationPropertyName old, ConfigurationPropertyName name, boolean variable) {
         if (!variable) {
             return old.equals(name) || old.isAncestorOf(name);

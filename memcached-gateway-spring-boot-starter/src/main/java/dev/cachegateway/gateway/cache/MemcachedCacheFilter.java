@@ -91,8 +91,8 @@ public final class MemcachedCacheFilter implements GatewayFilter, Ordered {
                 return respond(exchange, chain, key, outcome, early.lookup(), early.startedAt());
             }
             // Hit or miss is decided before anything is written: a write is an empty
-            // Mono, so chaining the
-            // fallback on emptiness would send every hit to the backend as well.
+            // Mono, so chaining the fallback on emptiness would send every hit to the
+            // backend as well.
             return lookUp.get();
         });
     }

@@ -66,8 +66,8 @@ record RouteSettings(String keyTemplate, MediaType contentType, int gzipFlag, bo
      */
     int refreshAhead() {
         // A whole answer with a validator lives on past its windows, to be revalidated:
-        // its TTL does not say when
-        // its freshness ends, so it is refreshed when found stale instead.
+        // its TTL does not say when its freshness ends, so it is refreshed when found
+        // stale instead.
         if (format == FormatName.HTTP) {
             return 0;
         }

@@ -64,9 +64,8 @@ final class BackendCallLimitFilter implements GlobalFilter, Ordered {
     }
 
     // A route refreshed with another limit gets a new bulkhead; calls in flight release
-    // the old one. Made under the
-    // map's lock: two first calls that each made their own would each see the other's
-    // permit missing.
+    // the old one. Made under the map's lock: two first calls that each made their own
+    // would each see the other's permit missing.
     private Bulkhead callsOf(Route route) {
         int limit = limitOf(route);
         RouteCalls calls = routes.get(route.getId());

@@ -90,10 +90,8 @@ class HttpFormatTests {
     }
 
     // RFC 9111 4.2.3: stored at the time of its receipt, an answer is as old as the
-    // larger of its Age and the time
-    // since its Date, not their sum; then it ages with the time it is held. With
-    // max-age=130 it is fresh when stored
-    // and stale 50 s later.
+    // larger of its Age and the time since its Date, not their sum; then it ages with the
+    // time it is held. With max-age=130 it is fresh when stored and stale 50 s later.
     @ParameterizedTest(name = "Date {0} s old, Age {1}: {2} s old when stored")
     @CsvSource(nullValues = "none", textBlock = """
             none, 100,  100

@@ -99,8 +99,8 @@ class WritesWinTests {
         await().atMost(Duration.ofSeconds(10)).until(() -> storedBody(path).equals(versioned(1)));
 
         // Paused, memcached times lookups out until the second gateway's breaker opens;
-        // the write's mark and delete
-        // then never reach memcached, and the write is answered all the same.
+        // the write's mark and delete then never reach memcached, and the write is
+        // answered all the same.
         DockerClient docker = pair.memcached().getDockerClient();
         docker.pauseContainerCmd(pair.memcached().getContainerId()).exec();
         try {
@@ -128,8 +128,7 @@ class WritesWinTests {
     }
 
     // Through the first gateway. The first call, this GET, reads version 1 and answers
-    // 1.5 s later; every later call
-    // answers the version it reads.
+    // 1.5 s later; every later call answers the version it reads.
     private CompletableFuture<ResponseEntity<byte[]>> slowLead(String path) {
         backend.replyByCall(path, call -> {
             Reply reply = Reply.json(versioned(version.get()), "public, max-age=60");

@@ -34,8 +34,8 @@ import org.springframework.test.context.TestPropertySource;
  * is that nobody is left without an answer.
  */
 // Short enough that the bound stays inside the JDK client's own deadline
-// (ConcurrentGets), so that a request the
-// gateway answers late is seen late rather than lost.
+// (ConcurrentGets), so that a request the gateway answers late is seen late rather than
+// lost.
 @TestPropertySource(properties = { "memcached.cache.lock-timeout=2s",
         "spring.cloud.gateway.server.webflux.httpclient.response-timeout=5s" })
 @Import(RequestsSeen.class)
@@ -76,19 +76,16 @@ class ColdRoundsLivenessTests extends CacheIntegrationTest {
             .plusMillis(backendSettings.getConnectTimeout())
             .plus(backendSettings.getResponseTimeout());
         // A request answered after the bound is late; one not answered in twice the
-        // bound, or by the client's own
-        // deadline if that comes first, is lost.
+        // bound, or by the client's own deadline if that comes first, is lost.
         Duration giveUp = bound.multipliedBy(2);
         LivenessTally tally = new LivenessTally(kind, bound);
         try (LivenessClient.Client client = kind.open(CONCURRENT)) {
             // Round -1 is judged on being answered only: it is the first through paths
-            // and connections that this
-            // client, and in the first test the gateway too, have not taken before, on a
-            // JVM that has them still
-            // to compile; there a leader may well take longer than the lock timeout, and
-            // a backend call longer
-            // than the response timeout (a 504, which the bound allows). What it got is
-            // printed.
+            // and connections that this client, and in the first test the gateway too,
+            // have not taken before, on a JVM that has them still to compile; there a
+            // leader may well take longer than the lock timeout, and a backend call
+            // longer than the response timeout (a 504, which the bound allows). What it
+            // got is printed.
             for (int round = -1; round < ROUNDS; round++) {
                 String path = "/api/v1/comments/cold-" + kind.name().toLowerCase() + "-" + round;
                 byte[] body = RecordingBackend.bodyFor(path).getBytes(StandardCharsets.UTF_8);

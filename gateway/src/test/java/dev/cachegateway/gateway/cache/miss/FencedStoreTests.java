@@ -90,9 +90,8 @@ class FencedStoreTests {
         }, askedAt);
 
         // Asked in the same second as its Date: the Date tells none of its Age, so all 5
-        // s are kept. Aged from the
-        // store instead, 2 s would be taken off, and every hit would say the answer is 2
-        // s younger than it is.
+        // s are kept. Aged from the store instead, 2 s would be taken off, and every hit
+        // would say the answer is 2 s younger than it is.
         String stored = new String(raw.await("/aged").value(), StandardCharsets.ISO_8859_1);
         assertThat(stored).contains("\r\nAge: 5\r\n");
     }
@@ -115,8 +114,8 @@ class FencedStoreTests {
             Fence fence = fences.take("/a").block(Duration.ofSeconds(5));
 
             // A request that went to the backend alone (its leader failed it): it holds
-            // no lock. Its last check for a
-            // write passes, and its store is held on its way to memcached.
+            // no lock. Its last check for a write passes, and its store is held on its
+            // way to memcached.
             network.hold();
             store.store("/a", answer(), new StoreDecision(null, 60, 0), fence,
                     new RecordedStore(new LoneFetch(locks, "/a"), events), System.currentTimeMillis());
@@ -129,8 +128,8 @@ class FencedStoreTests {
             }, () -> events.add("written"));
 
             // Without the store's word in the lock the write would delete now, before the
-            // store lands, and the old
-            // answer would stay in memcached after the write was answered.
+            // store lands, and the old answer would stay in memcached after the write was
+            // answered.
             await().pollDelay(Duration.ofMillis(300)).atMost(Duration.ofSeconds(1)).until(() -> true);
             network.release();
             await().atMost(Duration.ofSeconds(10)).until(() -> events.size() == 2);
@@ -161,8 +160,8 @@ class FencedStoreTests {
     }
 
     // A refresh that follows a store within the second or two its lock says "stored" must
-    // be stored too: nobody
-    // holds a lock that says so (RevalidationTests found a 304's refresh dropped).
+    // be stored too: nobody holds a lock that says so (RevalidationTests found a 304's
+    // refresh dropped).
     @Test
     void aStoreWithoutTheLockTakesOverALockThatSaysStored() throws Exception {
         WriteFences fences = new WriteFences(client);

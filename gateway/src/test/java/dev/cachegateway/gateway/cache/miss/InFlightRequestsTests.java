@@ -174,9 +174,8 @@ class InFlightRequestsTests {
         Ticket joined = inFlight.follow("/a").orElseThrow();
 
         // The lead goes on for its followers and the next lookup, but a request that has
-        // not looked memcached up
-        // may be for a variant memcached holds: it looks up rather than wait for an
-        // answer nobody is waiting on.
+        // not looked memcached up may be for a variant memcached holds: it looks up
+        // rather than wait for an answer nobody is waiting on.
         leader.clientLeft();
 
         assertThat(inFlight.follow("/a")).isEmpty();

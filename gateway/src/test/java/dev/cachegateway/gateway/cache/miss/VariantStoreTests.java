@@ -65,9 +65,8 @@ class VariantStoreTests {
     }
 
     // As the soak once ran: two replicas store the first variants of a resource just
-    // written; one read no primary
-    // item, then the other created it with its epoch and stored a second variant under
-    // it; then the first stores.
+    // written; one read no primary item, then the other created it with its epoch and
+    // stored a second variant under it; then the first stores.
     @Test
     void aStoreThatFoundNoPrimaryItemKeepsTheEpochAnotherReplicaGaveItMeanwhile() throws Exception {
         stored(variants, answer("en"), Optional.empty());

@@ -39,9 +39,8 @@ class HeldAnswerTests {
     }
 
     // A gateway paused (SIGSTOP, a long collection) while the leader's answer waited to
-    // be read shares it late: the
-    // time it waited shows only in its Date. The history checker found a follower told
-    // Age 0 at 1.3 s.
+    // be read shares it late: the time it waited shows only in its Date. The history
+    // checker found a follower told Age 0 at 1.3 s.
     @ParameterizedTest(name = "Date {0} s ago, Age {1}, held {2} ms: Age {3}")
     @CsvSource(nullValues = "none", textBlock = """
             5, none, 0,    5

@@ -77,10 +77,9 @@ class WatchedConnectionTests {
     void answersLookupsHeldUpBehindTheGatewaysBusyReader() throws Exception {
         assertThat(client.set("busy", 60, "value").get(5, TimeUnit.SECONDS)).isTrue();
         // A listener runs on the reader's thread: spinning there is a backlog of answers
-        // the gateway has yet to
-        // handle, four timeouts long, with memcached idle throughout.
-        // memcached is paused while the listener is added, so that it is still waiting
-        // when the answer comes.
+        // the gateway has yet to handle, four timeouts long, with memcached idle
+        // throughout. memcached is paused while the listener is added, so that it is
+        // still waiting when the answer comes.
         CountDownLatch busy = new CountDownLatch(1);
         pause();
         try {

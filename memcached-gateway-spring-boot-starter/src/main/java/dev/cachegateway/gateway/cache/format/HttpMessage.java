@@ -54,9 +54,8 @@ final class HttpMessage {
      */
     static Optional<CapturedResponse> decode(byte[] bytes) {
         // Every hit of a whole answer comes through here, so the head is read as bytes,
-        // line by line, with no
-        // splitting, pattern or stream: a body hit has no such step, and this one must
-        // stay cheap beside it.
+        // line by line, with no splitting, pattern or stream: a body hit has no such
+        // step, and this one must stay cheap beside it.
         int end = indexOf(bytes, END_OF_HEADERS, Math.min(bytes.length, MAX_HEAD + END_OF_HEADERS.length));
         if (end < 0) {
             return Optional.empty();

@@ -27,9 +27,8 @@ public final class ItemLookup {
     private static final BurstLog failures = BurstLog.of(MemcachedCacheFilter.class);
 
     // Not defaultIfEmpty: on every lookup that finds something, it hands its unused
-    // default to the discard hook,
-    // looking the hook up in the context of the request's whole operator chain, 4% of a
-    // hit's CPU under load.
+    // default to the discard hook, looking the hook up in the context of the request's
+    // whole operator chain, 4% of a hit's CPU under load.
     private static final Mono<Lookup> MISS = Mono.just(Lookup.MISS);
 
     private final ReactiveMemcached memcached;
@@ -81,11 +80,9 @@ public final class ItemLookup {
     }
 
     // An item this client cannot take is as good as none: a gzip body for a client
-    // without gzip, or a variant it
-    // did not ask for. The backend's answer to that client is not stored, since it would
-    // replace the item that the
-    // others are served. An item that is not of the route's format is a miss, and the
-    // answer replaces it.
+    // without gzip, or a variant it did not ask for. The backend's answer to that client
+    // is not stored, since it would replace the item that the others are served. An item
+    // that is not of the route's format is a miss, and the answer replaces it.
     private static Lookup read(MetaItem found, Optional<DecodedItem> decoded, HttpHeaders requestHeaders,
             ItemFormat format) {
         if (decoded.isEmpty()) {

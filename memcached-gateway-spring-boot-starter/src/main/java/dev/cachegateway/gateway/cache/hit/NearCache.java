@@ -42,8 +42,8 @@ public final class NearCache {
         }
         long maxBytes = properties.getMaxBytes().toBytes();
         // Caffeine bounds by size or by weight, not both. Weighing each entry at least
-        // maxBytes / maxEntries bounds
-        // the entries as well: maxEntries of them reach maxBytes however small they are.
+        // maxBytes / maxEntries bounds the entries as well: maxEntries of them reach
+        // maxBytes however small they are.
         long floor = Math.max(1, maxBytes / Math.max(1, properties.getMaxEntries()));
         Cache<String, NearItem> items = Caffeine.newBuilder()
             .maximumWeight(maxBytes)

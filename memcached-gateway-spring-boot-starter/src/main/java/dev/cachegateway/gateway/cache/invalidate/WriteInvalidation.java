@@ -111,11 +111,10 @@ public final class WriteInvalidation implements AutoCloseable {
             return Mono.just(false);
         });
         // A store that passed its last check before the mark said "storing" before that
-        // check: the write waits for
-        // it to end, then deletes what it stored. The lock goes last: a replica that
-        // waits on it then looks for an
-        // item that is gone, and claims the lock anew rather than waiting out a lock no
-        // fetch after the write holds.
+        // check: the write waits for it to end, then deletes what it stored. The lock
+        // goes last: a replica that waits on it then looks for an item that is gone, and
+        // claims the lock anew rather than waiting out a lock no fetch after the write
+        // holds.
         return mark.flatMap(marked -> stores.await(key)
             .then(memcached.delete(key))
             .flatMap(found -> memcached.delete(LockKey.of(key)).onErrorReturn(false))

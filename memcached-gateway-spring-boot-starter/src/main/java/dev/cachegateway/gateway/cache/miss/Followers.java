@@ -57,8 +57,8 @@ final class Followers {
     }
 
     // A lead from before a write that this request arrived after is not this request's to
-    // join: it leaves the lead,
-    // so that no later request joins it either, and starts again as afterWrite says.
+    // join: it leaves the lead, so that no later request joins it either, and starts
+    // again as afterWrite says.
     Mono<Void> follow(ServerWebExchange exchange, GatewayFilterChain chain, String key, Ticket ticket,
             CacheOutcome outcome, Fallbacks fallbacks) {
         return ticket.fence().flatMap(fences::allowsJoining).defaultIfEmpty(true).flatMap(joins -> {
@@ -71,10 +71,9 @@ final class Followers {
     }
 
     // A leader that ends with nothing to share leaves its followers to afterFailedLeader;
-    // one that shares another
-    // variant leaves them to lead or follow for their own; one that takes longer than the
-    // lock timeout, or shares an
-    // answer a follower cannot take otherwise, leaves them to ask the backend themselves.
+    // one that shares another variant leaves them to lead or follow for their own; one
+    // that takes longer than the lock timeout, or shares an answer a follower cannot take
+    // otherwise, leaves them to ask the backend themselves.
     private Mono<Void> awaitLeader(ServerWebExchange exchange, GatewayFilterChain chain, String key, Ticket ticket,
             CacheOutcome outcome, Fallbacks fallbacks) {
         AtomicBoolean waitedTooLong = new AtomicBoolean();

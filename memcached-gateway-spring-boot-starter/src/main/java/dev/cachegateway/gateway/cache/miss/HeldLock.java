@@ -78,8 +78,7 @@ final class HeldLock implements Claim {
     }
 
     // Read, then written: another replica can take the lock only once it is gone, which
-    // takes a write or an expiry
-    // in between, a far narrower window than a whole fetch.
+    // takes a write or an expiry in between, a far narrower window than a whole fetch.
     private Mono<Boolean> ifOwn(Mono<Boolean> change) {
         return memcached.get(lockKey)
             .filter(lock -> LockWord.of(lock).heldBy(token))

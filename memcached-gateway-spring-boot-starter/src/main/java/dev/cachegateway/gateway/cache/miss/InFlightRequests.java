@@ -35,12 +35,10 @@ public final class InFlightRequests {
     private final ConcurrentMap<String, Flight> leaders = new ConcurrentHashMap<>();
 
     // The leader's answer, the fence it took before it asked the backend, for followers
-    // to check, and when its
-    // answer's store ended, by System.nanoTime(), if it has.
+    // to check, and when its answer's store ended, by System.nanoTime(), if it has.
     // clientLeft: the leader's client went away; the lead goes on, and only requests that
-    // looked up may join it.
-    // sharedAt: when the answer was shared, by System.currentTimeMillis(), so that one
-    // handed on later is aged.
+    // looked up may join it. sharedAt: when the answer was shared, by
+    // System.currentTimeMillis(), so that one handed on later is aged.
     private record Flight(Sinks.One<CapturedResponse> answer, Sinks.One<Fence> fence, AtomicLong endedAt,
             AtomicBoolean clientLeft, AtomicLong sharedAt) {
 

@@ -60,9 +60,8 @@ final class Lead implements Waiters {
     }
 
     // A lock that says "stored" sends a replica that claims it to the item, which answers
-    // only its own variant: one
-    // that needs another variant would then ask the backend without a lock. So the lock
-    // of a varying answer goes.
+    // only its own variant: one that needs another variant would then ask the backend
+    // without a lock. So the lock of a varying answer goes.
     @Override
     public void stored() {
         ticket.end(key);

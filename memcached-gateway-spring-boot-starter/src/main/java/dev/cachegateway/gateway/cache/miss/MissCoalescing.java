@@ -119,9 +119,8 @@ public final class MissCoalescing {
                             variant -> miss(exchange, chain, key, variant, outcome, recheck, lookedUpAt)));
         }
         // The fence is taken before the backend is asked, so that a write after it keeps
-        // its answer out. A lead
-        // goes on if its client leaves: its followers and the next request for the key
-        // want its answer.
+        // its answer out. A lead goes on if its client leaves: its followers and the next
+        // request for the key want its answer.
         return OutlivesClient.of(Mono.zip(replicas.claim(key), fences.take(key)).flatMap(taken -> {
             ticket.fenced(taken.getT2());
             return lead(exchange, chain, key, outcome, new Lead(ticket, taken.getT1(), replicas, key), taken.getT2(),
@@ -130,9 +129,8 @@ public final class MissCoalescing {
     }
 
     // claimAgain: whether a replica that waited for another's item, and found none,
-    // claims the lock once more before
-    // it asks the backend, so that the replicas that waited with it wait for it rather
-    // than all asking at once.
+    // claims the lock once more before it asks the backend, so that the replicas that
+    // waited with it wait for it rather than all asking at once.
     private Mono<Void> lead(ServerWebExchange exchange, GatewayFilterChain chain, String key, CacheOutcome outcome,
             Lead lead, Fence fence, boolean recheck, boolean claimAgain) {
         if (!lead.waitsForAnotherReplica() && !lead.followsAStore() && !recheck) {

@@ -22,9 +22,8 @@ final class OutlivesClient {
      */
     static Mono<Void> of(Mono<Void> work, Runnable clientLeft) {
         // The client's context goes with the work, so that observations and traces still
-        // find their request. What
-        // the work ends with waits in the sink: once the client left, a failed write to
-        // it is nobody's error.
+        // find their request. What the work ends with waits in the sink: once the client
+        // left, a failed write to it is nobody's error.
         return Mono.deferContextual(context -> {
             Sinks.Empty<Void> ended = Sinks.empty();
             work.contextWrite(context).subscribe(null, ended::tryEmitError, ended::tryEmitEmpty);

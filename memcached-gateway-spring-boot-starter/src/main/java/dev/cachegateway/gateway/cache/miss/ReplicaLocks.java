@@ -66,10 +66,9 @@ public final class ReplicaLocks {
     public Mono<CachedItem> awaitItem(String key, Supplier<Mono<CachedItem>> find) {
         String lockKey = LockKey.of(key);
         // The lock first: it goes, or says "stored", only after the item is stored, so
-        // "no lock" or "stored" then "no
-        // item" is a true absence. A stale item is still there while another replica
-        // fetches its successor: only a
-        // fresh one is the answer.
+        // "no lock" or "stored" then "no item" is a true absence. A stale item is still
+        // there while another replica fetches its successor: only a fresh one is the
+        // answer.
         Mono<CachedItem> round = memcached.get(lockKey)
             .map(lock -> !LockWord.of(lock).saysStored())
             .defaultIfEmpty(false)
@@ -147,9 +146,8 @@ public final class ReplicaLocks {
             return Mono.just(claim);
         }
         // A lock that says "stored" is held by nobody: a store that ended leaves it for a
-        // moment. It is taken over
-        // (read, then written, as HeldLock does), so that a refresh right after a store
-        // is stored too.
+        // moment. It is taken over (read, then written, as HeldLock does), so that a
+        // refresh right after a store is stored too.
         Mono<Claim> taken = Mono.defer(() -> {
             HeldLock mine = new HeldLock(memcached, lockKey, ttlSeconds);
             return memcached.add(lockKey, ttlSeconds, mine.storingNow())

@@ -66,8 +66,7 @@ final class CacheControlDirectives {
         String name = (equals < 0 ? trimmed : trimmed.substring(0, equals)).toLowerCase(Locale.ROOT);
         String value = equals < 0 ? "" : trimmed.substring(equals + 1);
         // directive = token [ "=" ( token / quoted-string ) ], with no whitespace around
-        // "=": "max-age = 60" is not
-        // a max-age, and is ignored rather than guessed at.
+        // "=": "max-age = 60" is not a max-age, and is ignored rather than guessed at.
         if (name.isEmpty() || !name.chars().noneMatch(Character::isWhitespace)
                 || (!value.isEmpty() && Character.isWhitespace(value.charAt(0)))) {
             return;

@@ -29,8 +29,8 @@ public final class Freshness {
                 return OptionalLong.empty();
             }
             // An Expires that is not one valid HTTP-date means "already expired" (RFC
-            // 9111 5.3); two lines are
-            // invalid too, since a date holds a comma and cannot be a list.
+            // 9111 5.3); two lines are invalid too, since a date holds a comma and cannot
+            // be a list.
             OptionalLong expiresAt = expires.size() == 1 ? HttpDate.parse(expires.get(0), nowMillis)
                     : OptionalLong.empty();
             List<String> dates = headers.get(HttpHeaders.DATE);

@@ -67,9 +67,8 @@ final class HttpDate {
     }
 
     // A hit of a whole answer reads the Date it was stored with, nearly always as senders
-    // write it, so that form is
-    // checked by position before any pattern runs; everything else still meets the
-    // patterns.
+    // write it, so that form is checked by position before any pattern runs; everything
+    // else still meets the patterns.
     private static boolean isPlainImfFixdate(String value) {
         return value.length() == 29 && value.endsWith(" GMT") && DAY_NAMES.contains(value.substring(0, 5))
                 && value.charAt(7) == ' ' && value.charAt(11) == ' ' && value.charAt(16) == ' '

@@ -67,8 +67,7 @@ record TargetedCacheControl(CacheControlDirectives directives, boolean targeted)
     }
 
     // A valid dictionary whose known directives have the types RFC 9213 gives them: an
-    // integer for the seconds, and
-    // no value (true) for the others.
+    // integer for the seconds, and no value (true) for the others.
     private static boolean isValid(String field) {
         String value = field.trim();
         if (!DICTIONARY.matcher(value).matches()) {

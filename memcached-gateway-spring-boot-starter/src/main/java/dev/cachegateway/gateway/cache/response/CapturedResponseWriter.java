@@ -53,8 +53,7 @@ public final class CapturedResponseWriter {
         }
         response.setStatusCode(answer.status());
         // Copies of the lists: a hit's headers are shared by every hit on its item, and
-        // read-only, while a later
-        // filter may add to the response's.
+        // read-only, while a later filter may add to the response's.
         answer.headers().forEach((name, values) -> headers.put(name, new ArrayList<>(values)));
         headers.remove(Variants.HEADER);
         CurrentDate.addIfMissing(headers);

@@ -29,8 +29,8 @@ public final class CompletionThreads implements AutoCloseable {
             }
             catch (RejectedExecutionException shut) {
                 // They stop with the client, before its last operations end: a task
-                // dropped here would leave its
-                // request waiting forever, so the thread that has it runs it.
+                // dropped here would leave its request waiting forever, so the thread
+                // that has it runs it.
                 task.run();
             }
         };

@@ -131,9 +131,8 @@ public final class DeadlineJudge {
         long elapsed = nowNanos - startNanos;
         if (progress.answered()) {
             // However far behind the caller is, its answer reaches it within the longest
-            // wait; one that has not by a
-            // timeout past that was lost on its way, and nothing else would ever end the
-            // operation.
+            // wait; one that has not by a timeout past that was lost on its way, and
+            // nothing else would ever end the operation.
             long leftToWait = timeoutNanos + maxGatewayDelayNanos - elapsed;
             return leftToWait > 0 ? new Verdict(Outcome.ANSWERED, leftToWait) : new Verdict(Outcome.GATEWAY_DELAY, 0);
         }
@@ -151,9 +150,8 @@ public final class DeadlineJudge {
     }
 
     // The time went on the gateway's side: wait up to the longest wait, looking again
-    // after at most {@code next}.
-    // Then it is the gateway's delay, unless only the stalls, not the connection, excused
-    // memcached.
+    // after at most {@code next}. Then it is the gateway's delay, unless only the stalls,
+    // not the connection, excused memcached.
     private Verdict gatewaysDelay(long startNanos, long nowNanos, Progress progress, boolean connectionExcused,
             long next) {
         long leftToWait = maxGatewayDelayNanos - (nowNanos - startNanos);
@@ -167,11 +165,9 @@ public final class DeadlineJudge {
     }
 
     // After a pause the gateway has a backlog of memcached's answers to read, while
-    // requests keep arriving: an
-    // operation whose answer waits in that backlog is late by the gateway's doing. So for
-    // up to the longest wait
-    // after a stall, while memcached is heard answering, an operation waits on. Without a
-    // stall, a slow memcached is
+    // requests keep arriving: an operation whose answer waits in that backlog is late by
+    // the gateway's doing. So for up to the longest wait after a stall, while memcached
+    // is heard answering, an operation waits on. Without a stall, a slow memcached is
     // timed out as ever.
     private boolean catchingUp(long nowNanos, long elapsed, long lastAnswerAt) {
         long stallEnd = stalls.lastStallEnd(nowNanos);
@@ -180,11 +176,9 @@ public final class DeadlineJudge {
     }
 
     // A CPU so busy that the gateway ran only now and then looks like many stalls, and
-    // would excuse a memcached that
-    // is gone. So at the longest wait, a memcached that has answered nothing at all since
-    // it was asked, through at
-    // least half its timeout of the gateway's running time, is judged to have failed
-    // after all.
+    // would excuse a memcached that is gone. So at the longest wait, a memcached that has
+    // answered nothing at all since it was asked, through at least half its timeout of
+    // the gateway's running time, is judged to have failed after all.
     private boolean silentThroughout(long startNanos, long sentAt, long memcachedHad, long lastAnswerAt) {
         if (sentAt == Progress.NOT_SENT) {
             return false;
@@ -194,10 +188,9 @@ public final class DeadlineJudge {
     }
 
     // The time memcached has had: since the operation was sent, less the gateway's stalls
-    // since. Time in the queue
-    // before it says nothing of memcached, which had not been asked yet. Only stalls seen
-    // up to now count: a later
-    // one says nothing about whether memcached answered in time.
+    // since. Time in the queue before it says nothing of memcached, which had not been
+    // asked yet. Only stalls seen up to now count: a later one says nothing about whether
+    // memcached answered in time.
     private long memcachedHad(long startNanos, long nowNanos, long sentAt) {
         if (sentAt == Progress.NOT_SENT) {
             return 0;

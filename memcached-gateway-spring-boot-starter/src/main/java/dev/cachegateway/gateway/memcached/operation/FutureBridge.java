@@ -75,9 +75,8 @@ public final class FutureBridge {
             Started<T> started = start.get();
             Future<T> future = started.future();
             // The deadline, the completion and a cancelling subscriber race: the sink
-            // keeps the first signal and
-            // drops the others, so an operation that the subscriber cancelled fails
-            // unheard.
+            // keeps the first signal and drops the others, so an operation that the
+            // subscriber cancelled fails unheard.
             Deadline deadline = deadlines.arm(new Progress() {
 
                 // An answer that has arrived is on its way to the caller, however far
@@ -118,9 +117,8 @@ public final class FutureBridge {
     }
 
     // Runs once the future is done, so get() returns at once; it only unwraps the
-    // outcome. Whatever it meets ends
-    // the sink at once: its deadline, having seen the operation answered, would end it
-    // only well past the timeout.
+    // outcome. Whatever it meets ends the sink at once: its deadline, having seen the
+    // operation answered, would end it only well past the timeout.
     private static <T> void complete(MonoSink<T> sink, Future<T> done) {
         if (done.isCancelled()) {
             // By spymemcached, which cancels what waits on a connection it lost or is
@@ -154,12 +152,10 @@ public final class FutureBridge {
     }
 
     // spymemcached ends a get that it merged into a multi-get as it ends a miss when the
-    // multi-get fails or is
-    // cancelled: with no value, and the get itself neither failed nor cancelled. Only the
-    // status tells them apart.
-    // memcached's miss is NOT_FOUND, or a success where the get shared a multi-get that
-    // found other keys (any
-    // multi-get, over the binary protocol).
+    // multi-get fails or is cancelled: with no value, and the get itself neither failed
+    // nor cancelled. Only the status tells them apart. memcached's miss is NOT_FOUND, or
+    // a success where the get shared a multi-get that found other keys (any multi-get,
+    // over the binary protocol).
     private static @Nullable Exception failureOfEmpty(@Nullable OperationStatus status) {
         if (status != null && (status.isSuccess() || status.getStatusCode() == StatusCode.ERR_NOT_FOUND)) {
             return null;

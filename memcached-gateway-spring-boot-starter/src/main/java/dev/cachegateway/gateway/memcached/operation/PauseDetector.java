@@ -73,8 +73,7 @@ public final class PauseDetector implements DeadlineJudge.Stalls, AutoCloseable 
     public long stalledNanos(long from, long to) {
         long stalled = overlapOfRecorded(from, to);
         // A stall that has just ended, or is still going on, is not recorded until this
-        // thread runs again; the
-        // deadline that it delayed can fire first.
+        // thread runs again; the deadline that it delayed can fire first.
         long overdue = lastWake + INTERVAL_NANOS;
         if (to - overdue >= minimumNanos) {
             stalled += overlap(overdue, to, from, to);

@@ -62,8 +62,8 @@ public final class PoolConnectionFactory extends DefaultConnectionFactory {
     }
 
     // Cancel: while a server is down its operations fail at once. Redistribute would
-    // queue them behind the
-    // reconnect, or move keys to another server and serve stale items once it returns.
+    // queue them behind the reconnect, or move keys to another server and serve stale
+    // items once it returns.
     @Override
     public FailureMode getFailureMode() {
         return FailureMode.Cancel;
@@ -87,11 +87,9 @@ public final class PoolConnectionFactory extends DefaultConnectionFactory {
     }
 
     // spymemcached drops an operation that waited this long in its queue, unwritten, as
-    // timed out: memcached's
-    // failure to the caller, although memcached never saw it. The deadlines judge whose
-    // time ran out (see
-    // OperationDeadlines); by the longest wait they allow, the caller has gone and what
-    // is left is only dropped.
+    // timed out: memcached's failure to the caller, although memcached never saw it. The
+    // deadlines judge whose time ran out (see OperationDeadlines); by the longest wait
+    // they allow, the caller has gone and what is left is only dropped.
     @Override
     public long getOperationTimeout() {
         return properties.getOperationTimeout().plus(properties.getMaxGatewayDelay()).toMillis();
@@ -108,9 +106,8 @@ public final class PoolConnectionFactory extends DefaultConnectionFactory {
     }
 
     // Listeners run on spymemcached's I/O thread and only hand each completion over (see
-    // CompletionThreads); the
-    // executor outlives each client, since the pool replaces clients when addresses
-    // change.
+    // CompletionThreads); the executor outlives each client, since the pool replaces
+    // clients when addresses change.
     @Override
     public ExecutorService getListenerExecutorService() {
         return listeners;
@@ -122,9 +119,8 @@ public final class PoolConnectionFactory extends DefaultConnectionFactory {
     }
 
     // Lookups that queue up for one server while its connection is busy go out as one
-    // multi-get: fewer commands
-    // for memcached to parse and fewer answers to read, which is most of what a hit costs
-    // under load.
+    // multi-get: fewer commands for memcached to parse and fewer answers to read, which
+    // is most of what a hit costs under load.
     @Override
     public boolean shouldOptimize() {
         return properties.isMergeLookups();

@@ -47,8 +47,7 @@ final class VersionCheck implements ConnectionObserver {
         VersionCheck check = new VersionCheck(client, locator, versions);
         client.addObserver(check);
         // A connection that came up before the observer was in place has not been asked;
-        // one that came up since
-        // is asked twice, and the later answer counts.
+        // one that came up since is asked twice, and the later answer counts.
         for (int index = 0; index < versions.size(); index++) {
             MemcachedNode node = locator.node(index);
             if (node != null && node.isActive()) {
@@ -77,8 +76,8 @@ final class VersionCheck implements ConnectionObserver {
     }
 
     // Called inside spymemcached's connection handling, which takes any exception for a
-    // broken connection: a
-    // version that cannot be asked leaves the server on get until its next connection.
+    // broken connection: a version that cannot be asked leaves the server on get until
+    // its next connection.
     private void ask(int index, MemcachedNode node) {
         long connection = versions.connected(index);
         try {

@@ -30,8 +30,8 @@ import net.spy.memcached.ops.OperationState;
 final class WatchedConnection extends MemcachedConnection {
 
     // The window over which a waiting thread is told from a busy one: long enough for a
-    // CPU-starved thread to get a
-    // time slice from the scheduler, so that starved is not mistaken for waiting.
+    // CPU-starved thread to get a time slice from the scheduler, so that starved is not
+    // mistaken for waiting.
     private static final long IDLE_WINDOW_NANOS = Duration.ofMillis(40).toNanos();
 
     // A thread blocked in select spends well under this share of the window; one with
@@ -43,13 +43,12 @@ final class WatchedConnection extends MemcachedConnection {
     private static final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
 
     // spymemcached names its logger after the class: under its own name, its messages
-    // keep the category that
-    // logging settings and searches know, net.spy.memcached.MemcachedConnection.
+    // keep the category that logging settings and searches know,
+    // net.spy.memcached.MemcachedConnection.
     private static final Logger logger = LoggerFactory.getLogger(MemcachedConnection.class);
 
     // No initialisers on these: the superclass constructor starts the thread, which
-    // writes these before this class's
-    // initialisers would run and overwrite them.
+    // writes these before this class's initialisers would run and overwrite them.
     private volatile long passBegan;
 
     private volatile long lastEndedPassBegan;

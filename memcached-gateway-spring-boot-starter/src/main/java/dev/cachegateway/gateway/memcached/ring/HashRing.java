@@ -74,8 +74,7 @@ public final class HashRing {
 
         HashRing build() {
             // Two servers on one point are rare, and neither libmemcached nor nginx says
-            // who wins; a stable sort at least
-            // makes ours the same on every replica.
+            // who wins; a stable sort at least makes ours the same on every replica.
             long[][] sorted = pointsAndOwners.toArray(long[][]::new);
             Arrays.sort(sorted, Comparator.comparingLong(pair -> pair[0]));
             long[] points = new long[sorted.length];

@@ -37,8 +37,8 @@ public final class LibmemcachedKetama {
     }
 
     // In float, as libmemcached computes it: with three servers of equal weight, 1/3 of
-    // 160 rounds to 160 exactly,
-    // and doing it in double would give another count and other points.
+    // 160 rounds to 160 exactly, and doing it in double would give another count and
+    // other points.
     public static int pointsPerServer(int weight, long totalWeight, int servers) {
         float share = (float) weight / (float) totalWeight;
         float points = share * POINTS_PER_SERVER / 4 * (float) servers + 0.0000000001F;

@@ -69,8 +69,7 @@ public final class MetaGetOperation extends AsciiOperationBase {
         }
         else if (line.startsWith("VA ")) {
             // A malformed header leaves the rest of the stream unreadable: the exception
-            // makes spymemcached
-            // reconnect, which is right then.
+            // makes spymemcached reconnect, which is right then.
             String[] tokens = line.split(" ");
             value = new byte[Integer.parseInt(tokens[1])];
             flags = ReturnedFlags.parse(tokens, 2);
