@@ -50,12 +50,18 @@ class FencedStoreTests {
 
     private ReactiveMemcached client;
 
+    private WriteFences fences;
+
+    private ReplicaLocks locks;
+
     private MemcachedTextClient raw;
 
     @BeforeEach
     void connect() throws Exception {
         client = TestMemcached.connect(memcached.getHost(), memcached.getMappedPort(MemcachedContainer.PORT),
                 Duration.ofMillis(500), TestMemcached.breakers(), meters);
+        fences = new WriteFences(client);
+        locks = new ReplicaLocks(client, Duration.ofSeconds(5), true);
         raw = MemcachedContainer.textClient(memcached);
         raw.flushAll();
     }
@@ -68,10 +74,7 @@ class FencedStoreTests {
 
     @Test
     void countsTheAgeOfAnAnswerFromWhenItWasAskedForNotFromWhenMemcachedTookIt() throws Exception {
-        WriteFences fences = new WriteFences(client);
-        FencedStore store = new FencedStore(new HttpFormat(List.of(), List.of()),
-                new ResponseStore(client, 8, new CacheMetrics(meters)), fences, client, NearCache.off(),
-                new CacheMetrics(meters));
+        FencedStore store = storeThrough(client);
         Fence fence = fences.take("/aged").block(Duration.ofSeconds(5));
         long askedAt = System.currentTimeMillis();
         HttpHeaders headers = new HttpHeaders();
@@ -103,11 +106,7 @@ class FencedStoreTests {
                 ReactiveMemcached storing = TestMemcached.connect("127.0.0.1", network.port(), Duration.ofSeconds(5),
                         TestMemcached.breakers(), meters)) {
             TestMemcached.awaitConnected(storing);
-            WriteFences fences = new WriteFences(client);
-            ReplicaLocks locks = new ReplicaLocks(client, Duration.ofSeconds(5), true);
-            FencedStore store = new FencedStore(new HttpFormat(List.of(), List.of()),
-                    new ResponseStore(storing, 8, new CacheMetrics(meters)), fences, client, NearCache.off(),
-                    new CacheMetrics(meters));
+            FencedStore store = storeThrough(storing);
             WriteInvalidation writes = new WriteInvalidation(client, NearCache.off(), new InFlightRequests(), fences,
                     new StoresUnderWay(client, Duration.ofSeconds(5), true), meters);
             Queue<String> events = new ConcurrentLinkedQueue<>();
@@ -140,11 +139,7 @@ class FencedStoreTests {
 
     @Test
     void aStoreWithoutTheLockIsDroppedWhileAnotherReplicaHoldsIt() throws Exception {
-        WriteFences fences = new WriteFences(client);
-        ReplicaLocks locks = new ReplicaLocks(client, Duration.ofSeconds(5), true);
-        FencedStore store = new FencedStore(new HttpFormat(List.of(), List.of()),
-                new ResponseStore(client, 8, new CacheMetrics(meters)), fences, client, NearCache.off(),
-                new CacheMetrics(meters));
+        FencedStore store = storeThrough(client);
         Queue<String> events = new ConcurrentLinkedQueue<>();
         Fence fence = fences.take("/a").block(Duration.ofSeconds(5));
         Claim theirs = locks.claim("/a").block(Duration.ofSeconds(5));
@@ -164,11 +159,7 @@ class FencedStoreTests {
     // refresh dropped).
     @Test
     void aStoreWithoutTheLockTakesOverALockThatSaysStored() throws Exception {
-        WriteFences fences = new WriteFences(client);
-        ReplicaLocks locks = new ReplicaLocks(client, Duration.ofSeconds(5), true);
-        FencedStore store = new FencedStore(new HttpFormat(List.of(), List.of()),
-                new ResponseStore(client, 8, new CacheMetrics(meters)), fences, client, NearCache.off(),
-                new CacheMetrics(meters));
+        FencedStore store = storeThrough(client);
         Queue<String> events = new ConcurrentLinkedQueue<>();
         Fence fence = fences.take("/a").block(Duration.ofSeconds(5));
         locks.stored(locks.claim("/a").block(Duration.ofSeconds(5)));
@@ -182,6 +173,14 @@ class FencedStoreTests {
         await().atMost(Duration.ofSeconds(5)).until(() -> !events.isEmpty());
         assertThat(raw.get("/a")).isNotNull();
         assertThat(meters.get("memcached.cache.stores").tag("reason", "locked").counter().count()).isZero();
+    }
+
+    // A store whose items go to memcached through storing, and whose checks go to it
+    // directly.
+    private FencedStore storeThrough(ReactiveMemcached storing) {
+        return new FencedStore(new HttpFormat(List.of(), List.of()),
+                new ResponseStore(storing, 8, new CacheMetrics(meters)), fences, client, NearCache.off(),
+                new CacheMetrics(meters));
     }
 
     private static CapturedResponse answer() {
