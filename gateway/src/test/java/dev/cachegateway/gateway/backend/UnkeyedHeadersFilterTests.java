@@ -6,6 +6,7 @@ import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
+import dev.cachegateway.gateway.cache.MemcachedCacheArgs;
 import dev.cachegateway.gateway.cache.MemcachedCacheGatewayFilterFactory;
 import dev.cachegateway.gateway.support.ByteRecordingBackend;
 import dev.cachegateway.gateway.support.CacheIntegrationTest;
@@ -110,7 +111,7 @@ class UnkeyedHeadersFilterTests extends CacheIntegrationTest {
             return routes.routes()
                 .route("unkeyed",
                         r -> r.path("/unkeyed/**")
-                            .filters(f -> f.filter(cache.apply(new MemcachedCacheGatewayFilterFactory.Config())))
+                            .filters(f -> f.filter(cache.apply(new MemcachedCacheArgs())))
                             .uri(recorder.uri()))
                 .route("uncached", r -> r.path("/uncached/**").uri(recorder.uri()))
                 .build();

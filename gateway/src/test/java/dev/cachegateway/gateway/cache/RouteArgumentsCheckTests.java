@@ -15,8 +15,8 @@ import org.springframework.cloud.gateway.route.RouteDefinition;
 
 class RouteArgumentsCheckTests {
 
-    private final RouteArgumentsCheck check = new RouteArgumentsCheck("MemcachedCache",
-            MemcachedCacheGatewayFilterFactory.Config.class, List.of("keyTemplate"));
+    private final RouteArgumentsCheck check = new RouteArgumentsCheck("MemcachedCache", MemcachedCacheArgs.class,
+            List.of("keyTemplate"));
 
     @Test
     void refusesAMisspeltArgumentNamingItAndItsRoute() {

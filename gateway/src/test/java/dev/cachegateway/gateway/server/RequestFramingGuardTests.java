@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 
+import dev.cachegateway.gateway.cache.MemcachedCacheArgs;
 import dev.cachegateway.gateway.cache.MemcachedCacheGatewayFilterFactory;
 import dev.cachegateway.gateway.support.ByteRecordingBackend;
 import dev.cachegateway.gateway.support.CacheIntegrationTest;
@@ -192,7 +193,7 @@ class RequestFramingGuardTests extends CacheIntegrationTest {
             return routes.routes()
                 .route("framing",
                         r -> r.path("/framing/**")
-                            .filters(f -> f.filter(cache.apply(new MemcachedCacheGatewayFilterFactory.Config())))
+                            .filters(f -> f.filter(cache.apply(new MemcachedCacheArgs())))
                             .uri(recorder.uri()))
                 .build();
         }

@@ -12,6 +12,7 @@ import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import dev.cachegateway.gateway.cache.MemcachedCacheArgs;
 import dev.cachegateway.gateway.cache.MemcachedCacheGatewayFilterFactory;
 import dev.cachegateway.gateway.support.ByteRecordingBackend;
 import dev.cachegateway.gateway.support.CacheIntegrationTest;
@@ -169,7 +170,7 @@ class RequestSmugglingCorpusTests extends CacheIntegrationTest {
             return routes.routes()
                 .route("smuggle",
                         r -> r.path("/smuggle/**")
-                            .filters(f -> f.filter(cache.apply(new MemcachedCacheGatewayFilterFactory.Config())))
+                            .filters(f -> f.filter(cache.apply(new MemcachedCacheArgs())))
                             .uri(recorder.uri()))
                 .build();
         }

@@ -2,6 +2,7 @@ package dev.cachegateway.gateway.support;
 
 import java.time.Duration;
 
+import dev.cachegateway.gateway.cache.MemcachedCacheArgs;
 import dev.cachegateway.gateway.cache.MemcachedCacheGatewayFilterFactory;
 import dev.cachegateway.gateway.cache.format.FormatName;
 
@@ -25,39 +26,39 @@ class ExtraRoutes {
     @Bean
     RouteLocator extraRoutes(RouteLocatorBuilder routes, MemcachedCacheGatewayFilterFactory cache) {
         return routes.routes()
-            .route("gzip", r -> r.path("/gzip/**")
-                .filters(f -> f.filter(cache.apply(new MemcachedCacheGatewayFilterFactory.Config().setGzipFlag(2))))
-                .uri(CacheIntegrationTest.backend.uri()))
+            .route("gzip",
+                    r -> r.path("/gzip/**")
+                        .filters(f -> f.filter(cache.apply(new MemcachedCacheArgs().setGzipFlag(2))))
+                        .uri(CacheIntegrationTest.backend.uri()))
             .route("with-args", r -> r.path("/args/**")
-                .filters(f -> f.filter(cache
-                    .apply(new MemcachedCacheGatewayFilterFactory.Config().setKeyTemplate("$uri$is_args$args"))))
+                .filters(f -> f.filter(cache.apply(new MemcachedCacheArgs().setKeyTemplate("$uri$is_args$args"))))
                 .uri(CacheIntegrationTest.backend.uri()))
-            .route("by-language", r -> r.path("/lang/**")
-                .filters(f -> f.filter(cache.apply(
-                        new MemcachedCacheGatewayFilterFactory.Config().setKeyTemplate("$uri|$http_accept_language"))))
-                .uri(CacheIntegrationTest.backend.uri()))
+            .route("by-language",
+                    r -> r.path("/lang/**")
+                        .filters(f -> f
+                            .filter(cache.apply(new MemcachedCacheArgs().setKeyTemplate("$uri|$http_accept_language"))))
+                        .uri(CacheIntegrationTest.backend.uri()))
             .route("default-ttl", r -> r.path("/default-ttl/**")
-                .filters(f -> f.filter(cache
-                    .apply(new MemcachedCacheGatewayFilterFactory.Config().setDefaultTtl(Duration.ofSeconds(60)))))
+                .filters(f -> f.filter(cache.apply(new MemcachedCacheArgs().setDefaultTtl(Duration.ofSeconds(60)))))
                 .uri(CacheIntegrationTest.backend.uri()))
-            .route("whole", r -> r.path("/whole/**")
-                .filters(f -> f.filter(
-                        cache.apply(new MemcachedCacheGatewayFilterFactory.Config().setItemFormat(FormatName.HTTP))))
-                .uri(CacheIntegrationTest.backend.uri()))
+            .route("whole",
+                    r -> r.path("/whole/**")
+                        .filters(f -> f.filter(cache.apply(new MemcachedCacheArgs().setItemFormat(FormatName.HTTP))))
+                        .uri(CacheIntegrationTest.backend.uri()))
             .route("raw",
                     r -> r.path("/raw/**")
-                        .filters(f -> f.filter(cache.apply(new MemcachedCacheGatewayFilterFactory.Config())))
+                        .filters(f -> f.filter(cache.apply(new MemcachedCacheArgs())))
                         .uri(CacheIntegrationTest.rawBackend.uri()))
             // A cached route whose backend takes one call at a time.
             .route("one-call-at-a-time",
                     r -> r.path("/narrow/**")
-                        .filters(f -> f.filter(cache.apply(new MemcachedCacheGatewayFilterFactory.Config())))
+                        .filters(f -> f.filter(cache.apply(new MemcachedCacheArgs())))
                         .metadata("max-concurrent-backend-calls", 1)
                         .uri(CacheIntegrationTest.backend.uri()))
             // Port 1: nothing listens there, so every connection is refused.
             .route("unreachable",
                     r -> r.path("/unreachable/**")
-                        .filters(f -> f.filter(cache.apply(new MemcachedCacheGatewayFilterFactory.Config())))
+                        .filters(f -> f.filter(cache.apply(new MemcachedCacheArgs())))
                         .uri("http://127.0.0.1:1"))
             .build();
     }

@@ -97,12 +97,17 @@ public class MemcachedCacheConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    MemcachedCacheGatewayFilterFactory memcachedCacheGatewayFilterFactory(MemcachedCacheProperties defaults,
-            HttpItemProperties http, ReactiveMemcached memcached, ItemLookup items, ResponseStore store,
-            InFlightRequests inFlight, ReplicaLocks replicas, WriteFences fences, NearCache nearCache,
-            BackgroundRefresh refresh, WriteInvalidation invalidation, CacheMetrics metrics) {
-        return new MemcachedCacheGatewayFilterFactory(defaults, http, memcached, items, store,
+    CachedRoutes cachedRoutes(MemcachedCacheProperties defaults, HttpItemProperties http, ReactiveMemcached memcached,
+            ItemLookup items, ResponseStore store, InFlightRequests inFlight, ReplicaLocks replicas, WriteFences fences,
+            NearCache nearCache, BackgroundRefresh refresh, WriteInvalidation invalidation, CacheMetrics metrics) {
+        return new CachedRoutes(defaults, http, memcached, items, store,
                 new MissParts(inFlight, replicas, fences, nearCache), refresh, invalidation, metrics);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    MemcachedCacheGatewayFilterFactory memcachedCacheGatewayFilterFactory(CachedRoutes routes) {
+        return new MemcachedCacheGatewayFilterFactory(routes);
     }
 
     @Bean

@@ -4,8 +4,8 @@ import static org.springframework.cloud.gateway.support.GatewayToStringStyler.fi
 
 import java.time.Duration;
 
-import dev.cachegateway.gateway.cache.MemcachedCacheGatewayFilterFactory.Config;
 import dev.cachegateway.gateway.cache.format.FormatName;
+import dev.cachegateway.gateway.cache.format.ItemFormat;
 import dev.cachegateway.gateway.cache.policy.StaleFlags;
 import dev.cachegateway.gateway.cache.policy.StaleWindows;
 import org.jspecify.annotations.Nullable;
@@ -45,7 +45,7 @@ record RouteSettings(String keyTemplate, MediaType contentType, int gzipFlag, bo
         }
     }
 
-    static RouteSettings of(Config route, MemcachedCacheProperties defaults) {
+    static RouteSettings of(MemcachedCacheArgs route, MemcachedCacheProperties defaults) {
         return new RouteSettings(orDefault(route.getKeyTemplate(), defaults.getKeyTemplate()),
                 MediaType.parseMediaType(orDefault(route.getContentType(), defaults.getContentType())),
                 orDefault(route.getGzipFlag(), defaults.getGzipFlag()), orDefault(route.getStore(), defaults.isStore()),
@@ -64,11 +64,8 @@ record RouteSettings(String keyTemplate, MediaType contentType, int gzipFlag, bo
      * window, so this is the route's window plus the early refresh; an answer that names
      * a window of its own is refreshed that much earlier or later.
      */
-    int refreshAhead() {
-        // A whole answer with a validator lives on past its windows, to be revalidated:
-        // its TTL does not say when its freshness ends, so it is refreshed when found
-        // stale instead.
-        if (format == FormatName.HTTP) {
+    int refreshAhead(ItemFormat items) {
+        if (!items.ttlEndsWithWindows()) {
             return 0;
         }
         long ahead = stale.longest() + earlyRefresh.toSeconds();

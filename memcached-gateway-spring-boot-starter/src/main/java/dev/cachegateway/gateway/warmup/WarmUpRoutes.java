@@ -4,7 +4,7 @@ import java.net.URI;
 import java.util.List;
 
 import dev.cachegateway.gateway.cache.MemcachedCacheGatewayFilterFactory;
-import dev.cachegateway.gateway.cache.MemcachedCacheGatewayFilterFactory.Config;
+import dev.cachegateway.gateway.cache.MemcachedCacheArgs;
 import reactor.core.publisher.Flux;
 
 import org.springframework.cloud.gateway.route.Route;
@@ -63,7 +63,7 @@ final class WarmUpRoutes implements RouteLocator {
                         .path(PREFIX + HIT)
                         .and()
                         .header(TOKEN_HEADER, token)
-                        .filters(f -> f.filter(cache.apply(new Config().setKeyTemplate(KEY_PREFIX + HIT))))
+                        .filters(f -> f.filter(cache.apply(new MemcachedCacheArgs().setKeyTemplate(KEY_PREFIX + HIT))))
                         .uri(backend))
             .route(ID_PREFIX + MISS,
                     r -> r.order(Ordered.HIGHEST_PRECEDENCE)
@@ -72,7 +72,8 @@ final class WarmUpRoutes implements RouteLocator {
                         .header(TOKEN_HEADER, token)
                         // A key per request, from the request's query string: each one
                         // misses and is stored.
-                        .filters(f -> f.filter(cache.apply(new Config().setKeyTemplate(KEY_PREFIX + MISS + ":$args"))))
+                        .filters(f -> f
+                            .filter(cache.apply(new MemcachedCacheArgs().setKeyTemplate(KEY_PREFIX + MISS + ":$args"))))
                         .uri(backend))
             .route(ID_PREFIX + PASS,
                     r -> r.order(Ordered.HIGHEST_PRECEDENCE)

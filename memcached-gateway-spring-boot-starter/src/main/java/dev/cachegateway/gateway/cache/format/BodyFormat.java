@@ -61,6 +61,17 @@ public final class BodyFormat implements ItemFormat {
         return GzipAcceptance.canTake(requestHeaders, stored);
     }
 
+    // One body answers every request, whatever the answer's Vary says.
+    @Override
+    public boolean storesVariants() {
+        return false;
+    }
+
+    @Override
+    public boolean ttlEndsWithWindows() {
+        return true;
+    }
+
     @Override
     public boolean isFresh(MetaItem found) {
         return ItemAge.of(found).fresh();

@@ -128,6 +128,18 @@ public final class HttpFormat implements ItemFormat {
         return GzipAcceptance.canTake(requestHeaders, stored) && Variants.matches(stored.headers(), requestHeaders);
     }
 
+    @Override
+    public boolean storesVariants() {
+        return true;
+    }
+
+    // A whole answer with a validator lives on past its windows, to be revalidated: its
+    // TTL does not say when its freshness ends.
+    @Override
+    public boolean ttlEndsWithWindows() {
+        return false;
+    }
+
     // Only the stored headers: a replica that waits for another's answer asks this on
     // every poll, and needs no ETag.
     @Override

@@ -57,6 +57,19 @@ public sealed interface ItemFormat permits BodyFormat, HttpFormat {
     record HitAnswer(CapturedResponse response, ItemAge age) {
     }
 
+    /**
+     * Whether an answer that varies (Vary) is stored as variants, each under a key of its
+     * own ({@link Variants}); else its one item answers every request alike.
+     */
+    boolean storesVariants();
+
+    /**
+     * Whether an item's TTL ends with its freshness and stale windows, so that memcached
+     * can name a lookup to refresh it ahead of that ({@code mg ... R}); where it does
+     * not, an item is refreshed when found stale.
+     */
+    boolean ttlEndsWithWindows();
+
     /** Whether an item a lookup found is fresh; an item not of this format is not. */
     boolean isFresh(MetaItem found);
 

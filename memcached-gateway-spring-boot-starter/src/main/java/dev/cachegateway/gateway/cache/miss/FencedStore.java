@@ -4,7 +4,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
 
-import dev.cachegateway.gateway.cache.format.HttpFormat;
 import dev.cachegateway.gateway.cache.format.ItemFormat;
 import dev.cachegateway.gateway.cache.format.Variants;
 import dev.cachegateway.gateway.cache.hit.NearCache;
@@ -74,7 +73,7 @@ final class FencedStore {
                 waiters.stored();
                 recheck(fence, keys);
             };
-            if (Variants.varies(captured.headers()) && format instanceof HttpFormat) {
+            if (Variants.varies(captured.headers()) && format.storesVariants()) {
                 variants.store(key, captured, decision.flags(), decision.ttlSeconds(), askedAt, written);
             }
             else {
