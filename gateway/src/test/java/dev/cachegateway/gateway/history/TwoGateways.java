@@ -13,8 +13,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
-import dev.cachegateway.gateway.cache.key.LockKey;
-import dev.cachegateway.gateway.cache.miss.InFlightRequests;
+import dev.cachegateway.cache.key.LockKey;
+import dev.cachegateway.cache.miss.InFlightRequests;
 import dev.cachegateway.gateway.support.GatewayReplicas;
 import io.micrometer.core.instrument.MeterRegistry;
 

@@ -9,8 +9,9 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.zip.GZIPOutputStream;
 
-import dev.cachegateway.gateway.memcached.ReactiveMemcached;
-import dev.cachegateway.gateway.memcached.TestMemcached;
+import dev.cachegateway.gateway.GatewayApplication;
+import dev.cachegateway.memcached.ReactiveMemcached;
+import dev.cachegateway.memcached.TestMemcached;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.testcontainers.containers.GenericContainer;
@@ -34,7 +35,7 @@ import org.springframework.test.web.reactive.server.WebTestClient;
  * {@link ExtraRoutes}.
  */
 @Testcontainers
-@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
+@SpringBootTest(classes = GatewayApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT)
 @AutoConfigureWebTestClient
 @DirtiesContext // each class has its own memcached, so no other class may reuse this
                 // context

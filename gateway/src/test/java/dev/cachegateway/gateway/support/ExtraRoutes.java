@@ -2,9 +2,9 @@ package dev.cachegateway.gateway.support;
 
 import java.time.Duration;
 
-import dev.cachegateway.gateway.cache.MemcachedCacheArgs;
-import dev.cachegateway.gateway.cache.MemcachedCacheGatewayFilterFactory;
-import dev.cachegateway.gateway.cache.format.FormatName;
+import dev.cachegateway.cache.MemcachedCacheArgs;
+import dev.cachegateway.cache.MemcachedCacheGatewayFilterFactory;
+import dev.cachegateway.cache.format.FormatName;
 
 import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.cloud.gateway.route.RouteLocator;
