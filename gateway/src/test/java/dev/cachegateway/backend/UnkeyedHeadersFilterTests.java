@@ -17,6 +17,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.cloud.gateway.route.RouteLocator;
 import org.springframework.cloud.gateway.route.builder.RouteLocatorBuilder;
@@ -32,6 +33,8 @@ import org.springframework.test.context.TestPropertySource;
  */
 @Import(UnkeyedHeadersFilterTests.Routes.class)
 @TestPropertySource(properties = "spring.cloud.gateway.server.webflux.trusted-proxies=127\\.0\\.0\\.2")
+// Settings of its own make a gateway of its own, which no other class reuses.
+@DirtiesContext
 class UnkeyedHeadersFilterTests extends CacheIntegrationTest {
 
     static final ByteRecordingBackend recorder = ByteRecordingBackend.startQuietly();

@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
+import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.TestPropertySource;
 
 /**
@@ -19,6 +20,8 @@ import org.springframework.test.context.TestPropertySource;
  * a shared cache to keep the answer.
  */
 @TestPropertySource(properties = "memcached.cache.max-item-size=4KB")
+// Settings of its own make a gateway of its own, which no other class reuses.
+@DirtiesContext
 class MemcachedCacheStoreTests extends CacheIntegrationTest {
 
     @Test

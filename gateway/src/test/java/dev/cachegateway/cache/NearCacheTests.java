@@ -11,6 +11,7 @@ import dev.cachegateway.gateway.support.RecordingBackend.Reply;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalManagementPort;
 import org.springframework.test.context.TestPropertySource;
@@ -22,6 +23,8 @@ import org.springframework.test.web.reactive.server.WebTestClient;
  */
 @TestPropertySource(properties = { "memcached.cache.near-cache.ttl=1h", "memcached.cache.near-cache.max-entries=100",
         "memcached.cache.near-cache.max-bytes=8KB" })
+// Settings of its own make a gateway of its own, which no other class reuses.
+@DirtiesContext
 class NearCacheTests extends CacheIntegrationTest {
 
     @Autowired

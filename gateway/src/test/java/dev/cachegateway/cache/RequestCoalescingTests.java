@@ -11,6 +11,7 @@ import dev.cachegateway.gateway.support.RecordingBackend.Reply;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Flux;
 
+import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.http.ResponseEntity;
 import org.springframework.test.context.TestPropertySource;
 
@@ -19,6 +20,8 @@ import org.springframework.test.context.TestPropertySource;
  * hanging whatever that call does.
  */
 @TestPropertySource(properties = "memcached.cache.lock-timeout=3s")
+// Settings of its own make a gateway of its own, which no other class reuses.
+@DirtiesContext
 class RequestCoalescingTests extends CacheIntegrationTest {
 
     static final int CONCURRENT = 50;

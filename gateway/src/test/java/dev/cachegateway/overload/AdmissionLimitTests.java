@@ -11,6 +11,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalManagementPort;
 import org.springframework.test.context.TestPropertySource;
@@ -21,6 +22,8 @@ import org.springframework.test.web.reactive.server.WebTestClient;
  * never turned away. Set under the limits' earlier names, which are still read.
  */
 @TestPropertySource(properties = { "gateway.overload.max-concurrent-requests=2", "gateway.overload.retry-after=3s" })
+// Settings of its own make a gateway of its own, which no other class reuses.
+@DirtiesContext
 class AdmissionLimitTests extends CacheIntegrationTest {
 
     @LocalManagementPort

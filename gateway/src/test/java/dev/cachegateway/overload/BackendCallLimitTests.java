@@ -13,6 +13,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.test.context.TestPropertySource;
 
@@ -21,6 +22,8 @@ import org.springframework.test.context.TestPropertySource;
  * a stale item where there is one, else a 503, and hits are served as ever.
  */
 @TestPropertySource(properties = "memcached.overload.max-concurrent-backend-calls=2")
+// Settings of its own make a gateway of its own, which no other class reuses.
+@DirtiesContext
 class BackendCallLimitTests extends CacheIntegrationTest {
 
     private static final String OLD = "{\"old\":true}";

@@ -23,6 +23,7 @@ import org.awaitility.Awaitility;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.cloud.gateway.route.RouteLocator;
 import org.springframework.cloud.gateway.route.builder.RouteLocatorBuilder;
@@ -38,6 +39,8 @@ import org.springframework.test.context.TestPropertySource;
  */
 @Import(RequestFramingGuardTests.FramingRoute.class)
 @TestPropertySource(properties = "memcached.request.max-body-size=1KB")
+// Settings of its own make a gateway of its own, which no other class reuses.
+@DirtiesContext
 class RequestFramingGuardTests extends CacheIntegrationTest {
 
     static final ByteRecordingBackend recorder = ByteRecordingBackend.startQuietly();

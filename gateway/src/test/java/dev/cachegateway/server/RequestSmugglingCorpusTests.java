@@ -22,6 +22,7 @@ import dev.cachegateway.gateway.support.SmugglingCorpus;
 import dev.cachegateway.gateway.support.StrictHttp;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.cloud.gateway.route.RouteLocator;
 import org.springframework.cloud.gateway.route.builder.RouteLocatorBuilder;
@@ -39,6 +40,8 @@ import org.springframework.context.annotation.Import;
  * before it, each with the same body, and not one more.
  */
 @Import(RequestSmugglingCorpusTests.SmuggleRoute.class)
+// Settings of its own make a gateway of its own, which no other class reuses.
+@DirtiesContext
 class RequestSmugglingCorpusTests extends CacheIntegrationTest {
 
     static final ByteRecordingBackend recorder = ByteRecordingBackend.startQuietly();

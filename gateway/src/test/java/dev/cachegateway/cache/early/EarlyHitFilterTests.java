@@ -16,6 +16,7 @@ import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.cloud.gateway.filter.GlobalFilter;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
+import org.springframework.test.annotation.DirtiesContext;
 
 /**
  * Hits of the routes in application.yml are answered before the gateway routes them.
@@ -23,6 +24,8 @@ import org.springframework.context.annotation.Import;
  * upgrade renames what it reads, hits still work, but through routing, and this test is
  * what says so: a global filter sees every request that is routed.
  */
+// Settings of its own make a gateway of its own, which no other class reuses.
+@DirtiesContext
 @Import(EarlyHitFilterTests.RoutedRequests.class)
 class EarlyHitFilterTests extends CacheIntegrationTest {
 

@@ -18,6 +18,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
+import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.cloud.gateway.config.HttpClientProperties;
 import org.springframework.context.annotation.Import;
@@ -39,6 +40,8 @@ import org.springframework.test.context.TestPropertySource;
 @TestPropertySource(properties = { "memcached.cache.lock-timeout=2s",
         "spring.cloud.gateway.server.webflux.httpclient.response-timeout=5s" })
 @Import(RequestsSeen.class)
+// Settings of its own make a gateway of its own, which no other class reuses.
+@DirtiesContext
 class ColdRoundsLivenessTests extends CacheIntegrationTest {
 
     static final int CONCURRENT = 50;

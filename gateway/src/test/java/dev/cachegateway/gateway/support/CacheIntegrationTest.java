@@ -15,35 +15,31 @@ import dev.cachegateway.memcached.TestMemcached;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.testcontainers.containers.GenericContainer;
-import org.testcontainers.junit.jupiter.Container;
-import org.testcontainers.junit.jupiter.Testcontainers;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.boot.webtestclient.autoconfigure.AutoConfigureWebTestClient;
+import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Import;
-import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.reactive.server.WebTestClient;
 
 /**
- * The gateway on a random port, in front of a real memcached (a container per test class)
- * and a real HTTP backend that counts its calls, with the application's routes and the
- * {@link ExtraRoutes}.
+ * The gateway on a random port, in front of a real memcached and a real HTTP backend that
+ * counts its calls, with the application's routes and the {@link ExtraRoutes}. Every
+ * class shares the memcached, and the classes that add no settings of their own share the
+ * gateway too; those that do mark it dirty, so that it closes after them. Each test
+ * starts once the gateway is at rest ({@link GatewayAtRest}), on an empty memcached.
  */
-@Testcontainers
 @SpringBootTest(classes = GatewayApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT)
 @AutoConfigureWebTestClient
-@DirtiesContext // each class has its own memcached, so no other class may reuse this
-                // context
 @Import(ExtraRoutes.class)
 public abstract class CacheIntegrationTest {
 
-    @Container
-    protected static final GenericContainer<?> memcached = MemcachedContainer.create();
+    protected static final GenericContainer<?> memcached = MemcachedContainer.shared();
 
     // One for all the classes that extend this one: it stops with the JVM.
     protected static final RecordingBackend backend = RecordingBackend.startQuietly();
@@ -78,6 +74,9 @@ public abstract class CacheIntegrationTest {
     @Autowired
     private ReactiveMemcached memcachedClient;
 
+    @Autowired
+    private ApplicationContext gateway;
+
     @LocalServerPort
     protected int port;
 
@@ -86,6 +85,7 @@ public abstract class CacheIntegrationTest {
     @BeforeEach
     void emptyCacheAndBackend() throws Exception {
         TestMemcached.awaitConnected(memcachedClient);
+        GatewayAtRest.waitFor(gateway);
         raw = MemcachedContainer.textClient(memcached);
         raw.flushAll();
         backend.reset();

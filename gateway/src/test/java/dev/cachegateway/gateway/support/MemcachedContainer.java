@@ -24,6 +24,29 @@ public final class MemcachedContainer {
         return new GenericContainer<>("memcached:1.6").withExposedPorts(PORT);
     }
 
+    /**
+     * The one memcached that every test class in this JVM may share, started on first use
+     * and stopped with the JVM. A class that pauses, stops or fills it needs one of its
+     * own.
+     */
+    public static GenericContainer<?> shared() {
+        return Shared.CONTAINER;
+    }
+
+    // Started when first asked for, as the JVM loads this holder.
+    private static final class Shared {
+
+        static final GenericContainer<?> CONTAINER = start();
+
+        private static GenericContainer<?> start() {
+            GenericContainer<?> memcached = create();
+            memcached.start();
+            Runtime.getRuntime().addShutdownHook(new Thread(memcached::stop));
+            return memcached;
+        }
+
+    }
+
     /** The address the gateway reaches it at, as {@code memcached.servers} takes it. */
     public static String address(GenericContainer<?> memcached) {
         return memcached.getHost() + ":" + memcached.getMappedPort(PORT);

@@ -63,15 +63,17 @@ final class FencedStore {
      */
     void store(String key, CapturedResponse captured, StoreDecision decision, Fence fence, Waiters waiters,
             long askedAt) {
+        Runnable ended = store.begin();
         whyNot(fence, waiters).subscribe(dropped -> {
             if (dropped.isPresent()) {
                 metrics.dropped(dropped.get());
                 waiters.overtaken();
+                ended.run();
                 return;
             }
             Consumer<List<String>> written = keys -> {
                 waiters.stored();
-                recheck(fence, keys);
+                recheck(fence, keys, ended);
             };
             if (Variants.varies(captured.headers()) && format.storesVariants()) {
                 variants.store(key, captured, decision.flags(), decision.ttlSeconds(), askedAt, written);
@@ -80,7 +82,7 @@ final class FencedStore {
                 store.store(key, format.encode(captured, decision.flags(), askedAt), decision.ttlSeconds(),
                         () -> written.accept(List.of(key)));
             }
-        });
+        }, failure -> ended.run());
     }
 
     // Empty if the store may go on, else why it may not.
@@ -90,7 +92,7 @@ final class FencedStore {
                 .map(allowed -> allowed ? Optional.empty() : Optional.of(Drop.OVERTAKEN)));
     }
 
-    private void recheck(Fence fence, List<String> keys) {
+    private void recheck(Fence fence, List<String> keys, Runnable ended) {
         fences.allowsStore(fence).flatMapMany(allowed -> {
             if (allowed) {
                 return Flux.<Boolean>empty();
@@ -98,7 +100,7 @@ final class FencedStore {
             metrics.dropped(Drop.OVERTAKEN);
             keys.forEach(near::invalidate);
             return Flux.fromIterable(keys).flatMap(key -> memcached.delete(key).onErrorReturn(false));
-        }).subscribe(deleted -> {
+        }).doFinally(signal -> ended.run()).subscribe(deleted -> {
         }, failure -> {
         });
     }

@@ -100,9 +100,17 @@ public final class InFlightRequests {
         leaders.remove(key);
     }
 
-    /** How many keys have a leader in flight now. */
+    /**
+     * How many keys have a leader in flight now, or one that ended within the
+     * {@link #GRACE}.
+     */
     public int size() {
         return leaders.size();
+    }
+
+    /** How many leads are still on their way to the backend or into memcached. */
+    public long running() {
+        return leaders.values().stream().distinct().filter(flight -> !flight.ended()).count();
     }
 
     /** One request's place among the requests for its key. */

@@ -1,6 +1,8 @@
 package dev.cachegateway.cache.miss;
 
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 import dev.cachegateway.cache.hit.NearCache;
@@ -34,6 +36,10 @@ public final class ResponseStore {
 
     private final NearCache near;
 
+    // From a store's first check for a write to its last (FencedStore): a gateway with
+    // none is at rest, its items as they will stay.
+    private final AtomicInteger underWay = new AtomicInteger();
+
     public ResponseStore(ReactiveMemcached memcached, int maxConcurrentStores, CacheMetrics metrics) {
         this(memcached, maxConcurrentStores, metrics, NearCache.off());
     }
@@ -44,6 +50,25 @@ public final class ResponseStore {
                 BulkheadConfig.custom().maxConcurrentCalls(maxConcurrentStores).maxWaitDuration(Duration.ZERO).build());
         this.metrics = metrics;
         this.near = near;
+    }
+
+    /**
+     * Counts a store as under way until the returned end runs, which does something the
+     * first time only.
+     */
+    Runnable begin() {
+        underWay.incrementAndGet();
+        AtomicBoolean ended = new AtomicBoolean();
+        return () -> {
+            if (ended.compareAndSet(false, true)) {
+                underWay.decrementAndGet();
+            }
+        };
+    }
+
+    /** How many answers are on their way into memcached now, checks included. */
+    public int underWay() {
+        return underWay.get();
     }
 
     /**

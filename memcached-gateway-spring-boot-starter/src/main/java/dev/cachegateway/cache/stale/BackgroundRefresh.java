@@ -39,6 +39,11 @@ public final class BackgroundRefresh {
         this.lockTimeout = lockTimeout;
     }
 
+    /** How many keys are being refreshed now. */
+    public int underWay() {
+        return refreshing.size();
+    }
+
     /**
      * Starts a refresh of {@code key} with the client's request, unless one is under way;
      * returns at once and never fails. {@code chosen} says memcached chose this lookup to

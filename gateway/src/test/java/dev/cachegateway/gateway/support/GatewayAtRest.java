@@ -1,0 +1,38 @@
+package dev.cachegateway.gateway.support;
+
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+
+import dev.cachegateway.cache.miss.InFlightRequests;
+import dev.cachegateway.cache.miss.ResponseStore;
+import dev.cachegateway.cache.stale.BackgroundRefresh;
+import io.micrometer.core.instrument.MeterRegistry;
+
+import org.springframework.context.ApplicationContext;
+
+/**
+ * Waits until a gateway has nothing under way that could still write to memcached: no
+ * lead, refresh or store, and no invalidation owed. A test that empties memcached after
+ * that starts from nothing; before it, a store that the test before left on its way could
+ * land in this one.
+ */
+public final class GatewayAtRest {
+
+    private GatewayAtRest() {
+    }
+
+    public static void waitFor(ApplicationContext gateway) {
+        InFlightRequests leads = gateway.getBean(InFlightRequests.class);
+        BackgroundRefresh refreshes = gateway.getBean(BackgroundRefresh.class);
+        ResponseStore stores = gateway.getBean(ResponseStore.class);
+        MeterRegistry meters = gateway.getBean(MeterRegistry.class);
+        // A lead hands on to its store, and a refresh to its, before it ends: read
+        // together, the four never all show zero while a write is still to come.
+        await("the gateway at rest").atMost(Duration.ofSeconds(30))
+            .pollInterval(Duration.ofMillis(20))
+            .until(() -> leads.running() == 0 && refreshes.underWay() == 0 && stores.underWay() == 0
+                    && meters.get("memcached.cache.invalidations.owed").gauge().value() == 0);
+    }
+
+}
