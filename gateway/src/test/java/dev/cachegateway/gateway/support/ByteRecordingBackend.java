@@ -3,9 +3,6 @@ package dev.cachegateway.gateway.support;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -13,8 +10,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeSet;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 
 /**
  * A backend over a plain TCP socket that keeps every byte the gateway sends it and reads
@@ -23,11 +18,7 @@ import java.util.concurrent.Executors;
  * that a field that reaches it changes the answer), and {@code X-Seen: <target>}. Bytes
  * that are no request are recorded as a violation, and the connection is closed.
  */
-public final class ByteRecordingBackend implements AutoCloseable {
-
-    private final ServerSocket server;
-
-    private final ExecutorService workers = Executors.newCachedThreadPool();
+public final class ByteRecordingBackend extends SocketBackend {
 
     private final List<StrictHttp.Request> requests = new CopyOnWriteArrayList<>();
 
@@ -36,8 +27,6 @@ public final class ByteRecordingBackend implements AutoCloseable {
     private final List<ByteArrayOutputStream> connections = new CopyOnWriteArrayList<>();
 
     public ByteRecordingBackend() throws IOException {
-        server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-        workers.execute(this::accept);
     }
 
     /**
@@ -45,18 +34,7 @@ public final class ByteRecordingBackend implements AutoCloseable {
      * JVM does.
      */
     public static ByteRecordingBackend startQuietly() {
-        try {
-            ByteRecordingBackend backend = new ByteRecordingBackend();
-            Runtime.getRuntime().addShutdownHook(new Thread(backend::close));
-            return backend;
-        }
-        catch (IOException ex) {
-            throw new UncheckedIOException(ex);
-        }
-    }
-
-    public String uri() {
-        return "http://127.0.0.1:" + server.getLocalPort();
+        return startQuietly(ByteRecordingBackend::new);
     }
 
     /** Every request read so far, in the order they arrived. */
@@ -85,19 +63,8 @@ public final class ByteRecordingBackend implements AutoCloseable {
         violations.clear();
     }
 
-    private void accept() {
-        while (!server.isClosed()) {
-            try {
-                Socket socket = server.accept();
-                workers.execute(() -> serve(socket));
-            }
-            catch (IOException ex) {
-                return;
-            }
-        }
-    }
-
-    private void serve(Socket socket) {
+    @Override
+    protected void serve(Socket socket) {
         ByteArrayOutputStream received = new ByteArrayOutputStream();
         connections.add(received);
         int answered = 0;
@@ -139,17 +106,6 @@ public final class ByteRecordingBackend implements AutoCloseable {
         out.writeBytes(head.getBytes(StandardCharsets.ISO_8859_1));
         out.writeBytes(bytes);
         return out.toByteArray();
-    }
-
-    @Override
-    public void close() {
-        try {
-            server.close();
-        }
-        catch (IOException ex) {
-            // Closing anyway.
-        }
-        workers.shutdownNow();
     }
 
 }

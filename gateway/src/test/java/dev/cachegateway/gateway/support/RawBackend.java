@@ -4,8 +4,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketException;
 import java.nio.charset.StandardCharsets;
@@ -13,8 +11,6 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.awaitility.Awaitility;
@@ -27,7 +23,7 @@ import org.awaitility.Awaitility;
  * to write and whether to close the connection afterwards. It reads request heads only;
  * request bodies are not expected.
  */
-public final class RawBackend implements AutoCloseable {
+public final class RawBackend extends SocketBackend {
 
     /**
      * What to do with one request: write {@code bytes}, then close the connection or keep
@@ -63,10 +59,6 @@ public final class RawBackend implements AutoCloseable {
 
     }
 
-    private final ServerSocket server;
-
-    private final ExecutorService workers = Executors.newCachedThreadPool();
-
     private final Map<String, Script> scripts = new ConcurrentHashMap<>();
 
     private final Map<String, AtomicInteger> requests = new ConcurrentHashMap<>();
@@ -76,8 +68,6 @@ public final class RawBackend implements AutoCloseable {
     private final Set<Socket> open = ConcurrentHashMap.newKeySet();
 
     public RawBackend() throws IOException {
-        server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-        workers.execute(this::accept);
     }
 
     /**
@@ -85,18 +75,7 @@ public final class RawBackend implements AutoCloseable {
      * JVM does.
      */
     public static RawBackend startQuietly() {
-        try {
-            RawBackend backend = new RawBackend();
-            Runtime.getRuntime().addShutdownHook(new Thread(backend::close));
-            return backend;
-        }
-        catch (IOException ex) {
-            throw new UncheckedIOException(ex);
-        }
-    }
-
-    public String uri() {
-        return "http://127.0.0.1:" + server.getLocalPort();
+        return startQuietly(RawBackend::new);
     }
 
     public void script(String path, Script script) {
@@ -134,20 +113,13 @@ public final class RawBackend implements AutoCloseable {
             .until(open::isEmpty);
     }
 
-    private void accept() {
-        while (!server.isClosed()) {
-            try {
-                Socket socket = server.accept();
-                connections.incrementAndGet();
-                workers.execute(() -> serve(socket));
-            }
-            catch (IOException ex) {
-                return;
-            }
-        }
+    @Override
+    protected void accepted() {
+        connections.incrementAndGet();
     }
 
-    private void serve(Socket socket) {
+    @Override
+    protected void serve(Socket socket) {
         open.add(socket);
         try (socket) {
             InputStream in = socket.getInputStream();
@@ -193,17 +165,6 @@ public final class RawBackend implements AutoCloseable {
             }
         }
         return null;
-    }
-
-    @Override
-    public void close() {
-        try {
-            server.close();
-        }
-        catch (IOException ex) {
-            // Closing anyway.
-        }
-        workers.shutdownNow();
     }
 
 }

@@ -2,7 +2,6 @@ package dev.cachegateway.gateway.support;
 
 import java.io.IOException;
 import java.io.OutputStream;
-import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -24,7 +23,7 @@ import com.sun.net.httpserver.HttpServer;
  * Unless told otherwise it answers like comments-service: 200, JSON,
  * {@code Cache-Control: public, max-age=60}.
  */
-public final class RecordingBackend implements AutoCloseable {
+public final class RecordingBackend extends TestBackend {
 
     static {
         // The JDK server hangs up on more than 200 request headers; a real backend
@@ -82,18 +81,12 @@ public final class RecordingBackend implements AutoCloseable {
      * JVM does.
      */
     public static RecordingBackend startQuietly() {
-        try {
-            RecordingBackend backend = new RecordingBackend();
-            Runtime.getRuntime().addShutdownHook(new Thread(backend::close));
-            return backend;
-        }
-        catch (IOException ex) {
-            throw new UncheckedIOException(ex);
-        }
+        return startQuietly(RecordingBackend::new);
     }
 
-    public String uri() {
-        return "http://127.0.0.1:" + server.getAddress().getPort();
+    @Override
+    protected int port() {
+        return server.getAddress().getPort();
     }
 
     public void reply(String path, Reply reply) {
