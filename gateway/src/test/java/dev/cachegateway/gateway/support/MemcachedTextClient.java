@@ -1,5 +1,7 @@
 package dev.cachegateway.gateway.support;
 
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -32,8 +34,12 @@ public final class MemcachedTextClient implements AutoCloseable {
     public MemcachedTextClient(String host, int port) throws IOException {
         this.socket = new Socket(host, port);
         this.socket.setSoTimeout(5_000);
-        this.out = socket.getOutputStream();
-        this.in = socket.getInputStream();
+        // A command goes out in one segment: written in pieces, Nagle's algorithm held
+        // each piece after the first until memcached's delayed ack, some 40 ms a
+        // command.
+        this.socket.setTcpNoDelay(true);
+        this.out = new BufferedOutputStream(socket.getOutputStream());
+        this.in = new BufferedInputStream(socket.getInputStream());
     }
 
     /** An item as read back: the raw value and flags. */
