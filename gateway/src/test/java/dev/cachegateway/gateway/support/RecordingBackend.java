@@ -25,12 +25,6 @@ import com.sun.net.httpserver.HttpServer;
  */
 public final class RecordingBackend extends TestBackend {
 
-    static {
-        // The JDK server hangs up on more than 200 request headers; a real backend
-        // answers, so this one does too.
-        System.setProperty("sun.net.httpserver.maxReqHeaders", "2000");
-    }
-
     private final HttpServer server;
 
     private final ExecutorService workers = Executors.newCachedThreadPool();
