@@ -1,5 +1,6 @@
 package dev.cachegateway.gateway.support;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
@@ -31,8 +32,10 @@ public final class GatewayAtRest {
         // together, the four never all show zero while a write is still to come.
         await("the gateway at rest").atMost(Duration.ofSeconds(30))
             .pollInterval(Duration.ofMillis(20))
-            .until(() -> leads.running() == 0 && refreshes.underWay() == 0 && stores.underWay() == 0
-                    && meters.get("memcached.cache.invalidations.owed").gauge().value() == 0);
+            .untilAsserted(() -> assertThat(new long[] { leads.running(), refreshes.underWay(), stores.underWay(),
+                    (long) meters.get("memcached.cache.invalidations.owed").gauge().value() })
+                .as("leads, refreshes, stores and invalidations owed")
+                .containsOnly(0L));
     }
 
 }
