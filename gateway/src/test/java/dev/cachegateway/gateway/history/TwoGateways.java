@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.cachegateway.cache.key.LockKey;
 import dev.cachegateway.cache.miss.InFlightRequests;
@@ -75,14 +76,19 @@ final class TwoGateways implements AutoCloseable {
     /**
      * Waits until every gateway's breakers are closed, which a fault of the history
      * before may have left open or half open (turning away all but a few lookups),
-     * closing them with lookups of a key of their own; then empties memcached and has the
+     * closing them with lookups of keys of their own; then empties memcached and has the
      * origin forget its calls.
      */
     void quiet() throws Exception {
         HttpClient http = HttpClient.newHttpClient();
+        AtomicInteger probes = new AtomicInteger();
         await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> {
             for (int i = 0; i < uris.size(); i++) {
-                http.send(HttpRequest.newBuilder(URI.create(uris.get(i) + "/api/v1/comments/probe")).build(),
+                // A half-open breaker closes only on lookups of its own server's keys,
+                // and
+                // one key lives on one server of a pool: each probe asks for another key.
+                URI probe = URI.create(uris.get(i) + "/api/v1/comments/probe-" + probes.incrementAndGet());
+                http.send(HttpRequest.newBuilder(probe).timeout(HistoryDriver.REQUEST_BOUND).build(),
                         HttpResponse.BodyHandlers.discarding());
                 HttpResponse<String> health = http.send(
                         HttpRequest.newBuilder(URI.create(managements.get(i) + "/actuator/health/memcached")).build(),
