@@ -54,7 +54,7 @@ class AgeChecksTests {
 
     private static List<String> check(Request read, Call call) {
         return new AgeChecks(List.of(read), Map.of(Long.toString(call.serial()), call),
-                new HistorySlices(List.of(read), List.of()))
+                new HistorySlices(List.of(read), List.of(), List.of()))
             .violations();
     }
 

@@ -1,5 +1,6 @@
 package dev.cachegateway.gateway.history;
 
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
@@ -77,8 +78,13 @@ class HistoryCheckerTests {
                 + " faults %s, as the gateways counted: %s%n", run, on, history.requests().size(), checks.cancelled(),
                 checks.answeredWithAFault(), checks.owedInvalidations(), setup.origin.calls().size(),
                 checks.excusedOriginCalls(), injected, setup.memcachedTrouble().since(before));
+        List<String> unanswered = checks.unanswered(HistoryDriver.REQUEST_BOUND);
+        if (!unanswered.isEmpty()) {
+            // Where a lost request stopped: a lead still in flight, or a lock still held.
+            System.out.printf("HistoryCheckerTests: %s: right after the history, %s%n", run, setup.leftovers());
+        }
         SoftAssertions.assertSoftly(rules -> {
-            rules.assertThat(checks.unanswered(HistoryDriver.REQUEST_BOUND)).as("%s: liveness", run).isEmpty();
+            rules.assertThat(unanswered).as("%s: liveness", run).isEmpty();
             rules.assertThat(checks.olderThanAFinishedWrite()).as("%s: a write wins", run).isEmpty();
             rules.assertThat(checks.crossTalk()).as("%s: every answer the origin's", run).isEmpty();
             rules.assertThat(checks.wrongAge()).as("%s: every age true", run).isEmpty();

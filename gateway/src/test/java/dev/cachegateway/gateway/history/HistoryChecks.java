@@ -97,7 +97,7 @@ final class HistoryChecks {
         this.requests = history.requests().stream().sorted(Comparator.comparingLong(Request::startedAt)).toList();
         this.calls = calls;
         this.faults = history.faults();
-        this.slices = new HistorySlices(requests, faults);
+        this.slices = new HistorySlices(requests, faults, calls);
         this.repeats = new RepeatedCalls(requests, calls, faults, slices).all();
     }
 

@@ -6,10 +6,12 @@ import java.util.stream.Collectors;
 
 import dev.cachegateway.gateway.history.History.Fault;
 import dev.cachegateway.gateway.history.History.Request;
+import dev.cachegateway.gateway.history.VersionedOrigin.Call;
 
 /**
  * The shortest part of a history that shows a violation: the requests for its resource
- * within two seconds of it, and the faults that were on then, in the order they began.
+ * within two seconds of it, the origin's answers to calls for it then, and the faults
+ * that were on then, in the order they began.
  */
 final class HistorySlices {
 
@@ -19,9 +21,12 @@ final class HistorySlices {
 
     private final List<Fault> faults;
 
-    HistorySlices(List<Request> requests, List<Fault> faults) {
+    private final List<Call> calls;
+
+    HistorySlices(List<Request> requests, List<Fault> faults, List<Call> calls) {
         this.requests = requests;
         this.faults = faults;
+        this.calls = calls;
     }
 
     String around(Request request) {
@@ -34,11 +39,19 @@ final class HistorySlices {
             .filter(r -> Math.abs(r.startedAt() - at) < AROUND)
             .map(r -> "\n    " + r)
             .collect(Collectors.joining());
+        // Which of a lost request's steps never ended shows in whether the origin was
+        // asked for its resource, and when.
+        String asked = calls.stream()
+            .filter(c -> c.path().equals(originPath))
+            .filter(c -> Math.abs(c.startedAt() - at) < AROUND)
+            .map(c -> String.format("%n    origin %s %s v%d s%d [%.1f..%.1f ms]", c.method(), c.path(), c.version(),
+                    c.serial(), c.startedAt() / 1e6 % 1e6, c.answeredAt() / 1e6 % 1e6))
+            .collect(Collectors.joining());
         String on = faults.stream()
             .filter(f -> f.startedAt() - AROUND < at && at < f.endedAt() + AROUND)
             .map(f -> "\n    fault " + f)
             .collect(Collectors.joining());
-        return near + on;
+        return near + asked + on;
     }
 
 }

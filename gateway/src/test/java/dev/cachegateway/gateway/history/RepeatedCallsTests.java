@@ -69,7 +69,7 @@ class RepeatedCallsTests {
 
     private static List<Repeat> repeats(List<Request> requests) {
         return new RepeatedCalls(requests, List.of(FENCED_OUT, AGAIN), List.of(),
-                new HistorySlices(requests, List.of()))
+                new HistorySlices(requests, List.of(), List.of()))
             .all();
     }
 

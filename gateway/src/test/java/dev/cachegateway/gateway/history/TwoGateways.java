@@ -125,6 +125,16 @@ final class TwoGateways implements AutoCloseable {
     }
 
     /**
+     * What a history left behind, as a request that never ended leaves it: the locks in
+     * memcached, and the leads in flight in each gateway in this JVM.
+     */
+    String leftovers() throws IOException {
+        List<String> locks = memcached.keys().stream().filter(key -> key.endsWith(LockKey.SUFFIX)).toList();
+        List<Integer> leads = gateways.stream().map(gateway -> gateway.getBean(InFlightRequests.class).size()).toList();
+        return "locks " + locks + ", leads in flight " + leads;
+    }
+
+    /**
      * What went wrong between the gateways and memcached so far, by the gateways' own
      * count: a store that failed or timed out leaves its key empty, so a request after it
      * asks the origin again.
