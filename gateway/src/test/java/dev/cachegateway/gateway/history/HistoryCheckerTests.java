@@ -74,9 +74,11 @@ class HistoryCheckerTests {
         String on = setup.memcached.size() + " memcached"
                 + (setup.processes.isEmpty() ? "" : ", gateways in processes");
         System.out.printf("HistoryCheckerTests: %s on %s, %d requests (%d cancelled, %d errors a fault excused, %d"
-                + " reads before an owed invalidation), %d origin calls, repeated calls of the documented cases %s,"
-                + " faults %s, as the gateways counted: %s%n", run, on, history.requests().size(), checks.cancelled(),
-                checks.answeredWithAFault(), checks.owedInvalidations(), setup.origin.calls().size(),
+                + " reads before an owed invalidation), %d origin calls (%d revalidations), repeated calls of the"
+                + " documented cases %s," + " faults %s, as the gateways counted: %s%n", run, on,
+                history.requests().size(), checks.cancelled(), checks.answeredWithAFault(), checks.owedInvalidations(),
+                setup.origin.calls().size(),
+                setup.origin.calls().stream().filter(call -> call.method().equals(VersionedOrigin.REVALIDATED)).count(),
                 checks.excusedOriginCalls(), injected, setup.memcachedTrouble().since(before));
         List<String> unanswered = checks.unanswered(HistoryDriver.REQUEST_BOUND);
         if (!unanswered.isEmpty()) {

@@ -217,7 +217,9 @@ final class HistoryChecks {
      * Answers whose Age or freshness the origin's clock contradicts: {@link AgeChecks}.
      */
     List<String> wrongAge() {
-        return new AgeChecks(requests, bySerial(), slices).violations();
+        return new AgeChecks(requests, bySerial(),
+                calls.stream().filter(call -> call.method().equals(VersionedOrigin.REVALIDATED)).toList(), slices)
+            .violations();
     }
 
     private Map<String, Call> bySerial() {

@@ -74,7 +74,7 @@ final class RepeatedCalls {
 
     List<Repeat> all() {
         Map<String, List<Call>> byVersion = calls.stream()
-            .filter(call -> call.method().equals("GET"))
+            .filter(call -> call.method().equals("GET") || call.method().equals(VersionedOrigin.REVALIDATED))
             .sorted(Comparator.comparingLong(Call::startedAt))
             .collect(Collectors.groupingBy(call -> call.path() + " " + call.language() + " v" + call.version()));
         List<Repeat> found = new ArrayList<>();

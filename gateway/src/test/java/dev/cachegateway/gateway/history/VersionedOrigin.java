@@ -20,21 +20,27 @@ import com.sun.net.httpserver.HttpServer;
 
 /**
  * An origin whose resources carry versions: a GET answers the resource's version and a
- * serial of its own, a PUT bumps the version before it answers. It records every call it
- * answered with a 200, so that a history of requests through the gateways can be checked
- * against what the origin really said, and when. Some resources expire within a run, and
- * some carry an {@code Age} of their own ({@link #maxAge}, {@link #upstreamAge}). A fault
- * can make it slow (every answer delayed), failing (every answer a 503, no write taking
- * effect) or gone (its port closed, then opened again).
+ * serial of its own, a PUT bumps the version before it answers. Each answer has an ETag
+ * of its version and language, and a conditional GET that names the current one is
+ * answered 304, as a cache's revalidation of a stale whole answer asks. It records every
+ * call it answered with a 200 or a 304, so that a history of requests through the
+ * gateways can be checked against what the origin really said, and when. Some resources
+ * expire within a run, and some carry an {@code Age} of their own ({@link #maxAge},
+ * {@link #upstreamAge}). A fault can make it slow (every answer delayed), failing (every
+ * answer a 503, no write taking effect) or gone (its port closed, then opened again).
  */
 final class VersionedOrigin implements AutoCloseable {
 
     /**
-     * One call the origin answered: a GET's version and serial, or a PUT's new version.
+     * One call the origin answered: a GET's version and serial, a revalidation's
+     * ({@link #REVALIDATED}, serial 0) version, or a PUT's new version.
      */
     record Call(String path, String method, int version, long serial, long startedAt, long answeredAt,
             String language) {
     }
+
+    /** The method of a call answered 304. */
+    static final String REVALIDATED = "REVALIDATED";
 
     /** What the paths of resources whose answers vary on Accept-Language hold. */
     static final String VARYING = "/w-";
@@ -81,19 +87,21 @@ final class VersionedOrigin implements AutoCloseable {
     }
 
     /**
-     * The max-age a resource is answered with: short for the last cold ones, so that they
-     * expire within a run.
+     * The max-age a resource is answered with: short for the last cold ones and for one
+     * hot varying one, so that they expire, and whole answers are revalidated, within
+     * even the shortest history.
      */
     static int maxAge(String path) {
-        return resource(path) >= 9 ? 8 : 120;
+        return resource(path) >= 9 || path.endsWith(VARYING + "2") ? 1 : 120;
     }
 
     /**
      * The Age a resource is answered with, as a cache in front of the origin would send
-     * it: every third one.
+     * it: every third of the long-lived ones (an Age past a short max-age would make the
+     * origin's answer stale already).
      */
     static int upstreamAge(String path) {
-        return resource(path) % 3 == 1 ? 5 : 0;
+        return resource(path) % 3 == 1 && maxAge(path) > 5 ? 5 : 0;
     }
 
     private static int resource(String path) {
@@ -144,10 +152,8 @@ final class VersionedOrigin implements AutoCloseable {
         byte[] body;
         if (method.equals("GET")) {
             int current = version.get();
-            long serial = serials.incrementAndGet();
-            body = ("{\"path\":\"" + path + "\",\"version\":" + current + ",\"serial\":" + serial + ",\"language\":\""
-                    + language + "\"}")
-                .getBytes(StandardCharsets.UTF_8);
+            String etag = "\"v" + current + "-" + language + "\"";
+            exchange.getResponseHeaders().set("ETag", etag);
             exchange.getResponseHeaders().set("Cache-Control", "public, max-age=" + maxAge(path));
             if (upstreamAge(path) > 0) {
                 exchange.getResponseHeaders().set("Age", Integer.toString(upstreamAge(path)));
@@ -155,6 +161,19 @@ final class VersionedOrigin implements AutoCloseable {
             if (path.contains(VARYING)) {
                 exchange.getResponseHeaders().set("Vary", "Accept-Language");
             }
+            String asked = exchange.getRequestHeaders().getFirst("If-None-Match");
+            if (asked != null && asked.contains(etag)) {
+                slowIf(now);
+                exchange.sendResponseHeaders(304, -1);
+                exchange.close();
+                calls.add(new Call(path, REVALIDATED, current, 0, startedAt, System.nanoTime(),
+                        String.valueOf(language)));
+                return;
+            }
+            long serial = serials.incrementAndGet();
+            body = ("{\"path\":\"" + path + "\",\"version\":" + current + ",\"serial\":" + serial + ",\"language\":\""
+                    + language + "\"}")
+                .getBytes(StandardCharsets.UTF_8);
             // A slow origin read its version when the call came in, as a real one reads
             // its store.
             slowIf(now);
