@@ -44,7 +44,7 @@ while [ "$SECONDS" -lt "$deadline" ]; do
     else
         grep -h 'HistoryCheckerTests: seed' "$soak/round-$rounds.log" >>"$soak/histories.txt" || true
         failed=$((failed + 1))
-        cat "$reports"/dev.cachegateway.gateway.history.HistoryChecker*Tests.txt >"$soak/round-$rounds.report"
+        cat "$reports"/dev.cachegateway.demo.history.HistoryChecker*Tests.txt >"$soak/round-$rounds.report"
         log "round $rounds found a violation: $soak/round-$rounds.report"
         if [ "${STOP_AT_FIRST:-0}" = 1 ]; then
             grep -h 'HistoryCheckerTests:' "$soak/round-$rounds.log" >&2 || true

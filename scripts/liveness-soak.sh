@@ -14,7 +14,7 @@ source scripts/common.sh
 
 rounds=${1:-2000}
 output=$root/gateway/target/liveness-soak.log
-report=$root/gateway/target/surefire-reports/dev.cachegateway.cache.miss.ColdRoundsLivenessTests.txt
+report=$root/gateway/target/surefire-reports/dev.cachegateway.gateway.cache.miss.ColdRoundsLivenessTests.txt
 mkdir -p "$root/gateway/target"
 log "$rounds rounds of 50 concurrent cold requests per client"
 started=$SECONDS

@@ -1,6 +1,6 @@
 package com.example.gateway;
 
-import dev.cachegateway.cache.MemcachedCacheGatewayFilterFactory;
+import dev.cachegateway.gateway.cache.MemcachedCacheGatewayFilterFactory;
 
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.SpringApplication;

@@ -9,13 +9,14 @@ import org.jspecify.annotations.NullMarked;
 
 /**
  * Opens spymemcached's text-protocol operation base to operations of the gateway's own
- * (memcached's meta commands, in {@code dev.cachegateway.memcached.protocol.meta}).
- * {@code OperationImpl}, which splits memcached's answers into lines and data, is
- * package-private, and so is the read mode an operation switches to read a data block; a
- * class in its package is the only way to extend it without copying it. Netflix's EVCache
- * adds its meta commands to stock spymemcached the same way. This class adds nothing but
- * that access, and one change of behaviour, in {@link #handleError}: it lives here, in
- * spymemcached's package, only because Java gives no other way in.
+ * (memcached's meta commands, in
+ * {@code dev.cachegateway.gateway.memcached.protocol.meta}). {@code OperationImpl}, which
+ * splits memcached's answers into lines and data, is package-private, and so is the read
+ * mode an operation switches to read a data block; a class in its package is the only way
+ * to extend it without copying it. Netflix's EVCache adds its meta commands to stock
+ * spymemcached the same way. This class adds nothing but that access, and one change of
+ * behaviour, in {@link #handleError}: it lives here, in spymemcached's package, only
+ * because Java gives no other way in.
  */
 @NullMarked
 public abstract class AsciiOperationBase extends OperationImpl {

@@ -1,8 +1,0 @@
-/**
- * A Spring Cloud Gateway that answers from memcached and falls back to the backend, as
- * nginx's {@code memcached_pass} does.
- */
-@NullMarked
-package dev.cachegateway.gateway;
-
-import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,114 @@
+package dev.cachegateway.demo.history;
+
+import java.util.Arrays;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+import dev.cachegateway.demo.history.FaultSchedule.Kind;
+
+/** The histories the checker runs: a seed each, and the faults it may inject. */
+final class HistoryCases {
+
+    /** A seed, the faults it may inject, and how many requests each client sends. */
+    record Case(long seed, Set<Kind> faults, int requestsEach) {
+
+        Case(long seed, Set<Kind> faults) {
+            this(seed, faults, REQUESTS_EACH);
+        }
+
+        @Override
+        public String toString() {
+            return "seed " + seed + (faults.isEmpty() ? "" : " with faults " + faults)
+                    + (requestsEach == REQUESTS_EACH ? "" : ", " + requestsEach + " requests a client");
+        }
+    }
+
+    // scripts/history-soak.sh asks for more, and for longer histories.
+    static final int RANDOM_SEEDS = Integer.getInteger("history.randomSeeds", 1);
+
+    static final int REQUESTS_EACH = Integer.getInteger("history.requestsEach", 60);
+
+    // What random seeds inject unless told (history.faults=KIND,KIND, all or none): the
+    // origin slow and failing. The other faults show open gateway bugs (below) in many
+    // histories, and stay out of CI until those are fixed.
+    static final Set<Kind> RANDOM_FAULTS = faults(System.getProperty("history.faults", "ORIGIN_SLOW,ORIGIN_FAILING"));
+
+    // Seed 3 with the origin slow and failing runs as part of seed 3 with every origin
+    // fault. Seed 1 once showed a head without its body: the JDK client's own deadline
+    // firing as the head came (HistoryDriverTests), not the gateway's doing; and once a
+    // second origin call for a variant that two replicas had stored the first variants of
+    // under two epochs (VariantStoreTests).
+    static final List<Case> FIXED = List.of(new Case(1, Kind.NONE),
+            // A write in flight when the origin reset its connections was answered 500,
+            // not the 502 failures.md promises (a connection reset after the request was
+            // sent was not mapped).
+            new Case(3, Kind.ORIGIN),
+            // A write through a gateway whose breaker was still open after memcached was
+            // killed and started again answered 200 without its mark and delete, and the
+            // other gateway served the old item until it expired; the gateway now owes
+            // memcached that invalidation and sends it again until it lands.
+            new Case(4, EnumSet.of(Kind.MEMCACHED_KILLED)),
+            // The same with memcached paused; and, on the whole-answer route, an old
+            // variant after a write.
+            new Case(2, Kind.MEMCACHED),
+            // A read right after a write got the item a lead on the other gateway had
+            // stored as the write deleted (no fault near): that lead went to the origin
+            // without the replica lock, so its store said "storing" nowhere for the write
+            // to wait on (FencedStoreTests). Earlier, Age one second low on whole-answer
+            // hits, not seen since the Age is counted from when the backend was asked.
+            new Case(5240817173513251216L, Kind.NONE));
+
+    /** On a pool of three memcached servers, the keys of each placed by Ketama. */
+    static final List<Case> POOL = List.of(new Case(5, EnumSet.of(Kind.ORIGIN_SLOW, Kind.ORIGIN_FAILING)),
+            // A killed server, and a write through the other gateway's open breaker: as
+            // seed 4 on one server.
+            new Case(5, EnumSet.of(Kind.MEMCACHED_KILLED, Kind.ORIGIN_SLOW)));
+
+    /**
+     * Cases that showed a violation of the gateway's that is not fixed yet; run with
+     * {@code -Dhistory.openBugs=true} (scripts/history-soak.sh does), and moved to
+     * {@link #FIXED} once fixed.
+     */
+    static final List<Case> OPEN_GATEWAY_BUGS = List.of(
+            // A second lead in one gateway for a key whose lead was still answering its
+            // client (#15 after #5, /api/v1/comments/b-0): the first lead's store had
+            // ended, but the lookup after it missed; not seen again in 12 soak rounds,
+            // 168 histories. A store that failed or timed out would do it: each history's
+            // summary now says how many the gateways counted. In processes it once showed
+            // a coalesced answer told Age 0 at 1.3 s, shared late by a gateway paused
+            // while the answer waited to be read (HeldAnswerTests, fixed). With the
+            // fault, a write through a gateway paused (SIGSTOP) for 2 s while it marked
+            // and deleted answered 200 and the old item was served after it, which owed
+            // invalidations should settle; gateways in processes only
+            // (-Dhistory.processes=true), in this JVM the case runs without its fault.
+            new Case(4028949163368090680L, EnumSet.of(Kind.GATEWAY_PAUSED)));
+
+    private HistoryCases() {
+    }
+
+    /**
+     * The fixed cases, then the random seeds, printed so that a violation can be
+     * replayed.
+     */
+    static Stream<Case> withRandom(List<Case> fixed, String name) {
+        long[] random = ThreadLocalRandom.current().longs(RANDOM_SEEDS, 1, Long.MAX_VALUE).toArray();
+        System.out.println(name + ": the random seeds of this run are " + Arrays.toString(random));
+        return Stream.concat(fixed.stream(), Arrays.stream(random).mapToObj(seed -> new Case(seed, RANDOM_FAULTS)));
+    }
+
+    private static Set<Kind> faults(String names) {
+        if (names.equals("all")) {
+            return Kind.ALL;
+        }
+        return names.isBlank() || names.equals("none") ? Kind.NONE
+                : Arrays.stream(names.split(","))
+                    .map(String::trim)
+                    .map(Kind::valueOf)
+                    .collect(Collectors.toCollection(() -> EnumSet.noneOf(Kind.class)));
+    }
+
+}

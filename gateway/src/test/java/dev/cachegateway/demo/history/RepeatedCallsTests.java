@@ -1,0 +1,76 @@
+package dev.cachegateway.demo.history;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+
+import dev.cachegateway.demo.history.History.Request;
+import dev.cachegateway.demo.history.RepeatedCalls.Excuse;
+import dev.cachegateway.demo.history.RepeatedCalls.Repeat;
+import dev.cachegateway.demo.history.VersionedOrigin.Call;
+import org.junit.jupiter.api.Test;
+
+/** Which documented case excuses a second origin call for one version. */
+class RepeatedCallsTests {
+
+    static final long MS = 1_000_000L;
+
+    static final String PATH = "/api/v1/comments/b-2";
+
+    // As seed 1 once ran: a GET whose client gave up after 55 ms led a miss; a write
+    // began and ended while it did; its origin call came after the write and read the new
+    // version, but its store was fenced out by that write; the next GET asked the origin
+    // again for the same version.
+    static final Request GAVE_UP = new Request(398, 0, "GET", PATH, PATH, null, 0, 55 * MS, 0, null, null, null, null,
+            History.CANCELLED + " after 55 ms");
+
+    static final Request WRITE = new Request(414, 0, "PUT", PATH, PATH, null, 52 * MS, 71 * MS, 200, "{\"version\":14}",
+            "BYPASS", "", null, null);
+
+    static final Call FENCED_OUT = new Call(PATH, "GET", 14, 5007, 73 * MS, 80 * MS, "null");
+
+    static final Call AGAIN = new Call(PATH, "GET", 14, 5009, 140 * MS, 150 * MS, "null");
+
+    static final Request NEXT = new Request(437, 0, "GET", PATH, PATH, null, 128 * MS, 190 * MS, 200,
+            "{\"path\":\"" + PATH + "\",\"version\":14,\"serial\":5009}", "MISS", "", null, null);
+
+    @Test
+    void excusesTheCallAfterALeadWhoseClientLeftAndWhoseStoreAWriteFencedOut() {
+        assertThat(repeats(List.of(GAVE_UP, WRITE, NEXT))).singleElement()
+            .extracting(Repeat::excuse)
+            .isEqualTo(Excuse.WRITE);
+    }
+
+    @Test
+    void excusesNothingWithoutTheWrite() {
+        assertThat(repeats(List.of(GAVE_UP, NEXT))).singleElement().extracting(Repeat::excuse).isNull();
+    }
+
+    @Test
+    void takesNoClientThatLeftLongBeforeForTheLead() {
+        Request leftLongBefore = new Request(398, 0, "GET", PATH, PATH, null, -5_000 * MS, -4_945 * MS, 0, null, null,
+                null, null, History.CANCELLED + " after 55 ms");
+
+        assertThat(repeats(List.of(leftLongBefore, WRITE, NEXT))).singleElement().extracting(Repeat::excuse).isNull();
+    }
+
+    // As seed 1 once ran in processes: a purge through the leading gateway ended just
+    // before the lead, whose client had left, asked the origin; the other gateway then
+    // led again.
+    @Test
+    void excusesTheCallAfterAPurgeThatEndedWhileTheLeadWasOnItsWay() {
+        Request purge = new Request(475, 1, History.PURGE, PATH, PATH, null, 20 * MS, 72 * MS, 200, null, null, null,
+                null, null);
+
+        assertThat(repeats(List.of(GAVE_UP, purge, NEXT))).singleElement()
+            .extracting(Repeat::excuse)
+            .isEqualTo(Excuse.PURGE);
+    }
+
+    private static List<Repeat> repeats(List<Request> requests) {
+        return new RepeatedCalls(requests, List.of(FENCED_OUT, AGAIN), List.of(),
+                new HistorySlices(requests, List.of(), List.of()))
+            .all();
+    }
+
+}

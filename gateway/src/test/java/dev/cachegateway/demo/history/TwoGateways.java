@@ -1,0 +1,173 @@
+package dev.cachegateway.demo.history;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import dev.cachegateway.gateway.cache.key.LockKey;
+import dev.cachegateway.gateway.cache.miss.InFlightRequests;
+import dev.cachegateway.demo.support.GatewayReplicas;
+import io.micrometer.core.instrument.MeterRegistry;
+
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * What a history runs against: two gateways, warm, on a pool of memcached servers, in
+ * front of a versioned origin; and what it takes to start each history from a quiet state
+ * and to see that one left nothing behind. The gateways run in this JVM, or each in a JVM
+ * of its own ({@link GatewayProcess}), which a fault can stop as a whole.
+ */
+final class TwoGateways implements AutoCloseable {
+
+    static final Duration LOCK_TIMEOUT = Duration.ofSeconds(2);
+
+    static final int CLIENTS = 8;
+
+    final MemcachedNodes memcached;
+
+    final VersionedOrigin origin = new VersionedOrigin();
+
+    private final List<ConfigurableApplicationContext> gateways = new ArrayList<>();
+
+    final List<GatewayProcess> processes = new ArrayList<>();
+
+    private final List<String> uris = new ArrayList<>();
+
+    private final List<String> managements = new ArrayList<>();
+
+    TwoGateways(int memcachedServers, boolean inProcesses) throws IOException {
+        memcached = new MemcachedNodes(memcachedServers);
+        String[] settings = { "--memcached.cache.lock-timeout=" + LOCK_TIMEOUT.toMillis() + "ms",
+                "--memcached.max-reconnect-delay=1s" };
+        for (int i = 0; i < 2; i++) {
+            if (inProcesses) {
+                GatewayProcess gateway = new GatewayProcess(memcached.servers(), origin.uri(),
+                        Files.createTempFile("history-gateway-" + i + "-", ".log"), settings);
+                processes.add(gateway);
+                uris.add(gateway.uri());
+                managements.add(gateway.managementUri());
+            }
+            else {
+                ConfigurableApplicationContext gateway = GatewayReplicas.start(memcached.servers(), origin.uri(),
+                        settings);
+                gateways.add(gateway);
+                uris.add(GatewayReplicas.uri(gateway, ""));
+                managements.add(GatewayReplicas.managementUri(gateway));
+            }
+        }
+        // Warm, so that a cold JVM's slow first requests are not what the rules judge.
+        driver().run(0, CLIENTS, 20);
+    }
+
+    HistoryDriver driver() {
+        return new HistoryDriver(uris, managements);
+    }
+
+    /**
+     * Waits until every gateway's breakers are closed, which a fault of the history
+     * before may have left open or half open (turning away all but a few lookups),
+     * closing them with lookups of keys of their own; then empties memcached and has the
+     * origin forget its calls.
+     */
+    void quiet() throws Exception {
+        HttpClient http = HttpClient.newHttpClient();
+        AtomicInteger probes = new AtomicInteger();
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> {
+            for (int i = 0; i < uris.size(); i++) {
+                // A half-open breaker closes only on lookups of its own server's keys,
+                // and
+                // one key lives on one server of a pool: each probe asks for another key.
+                URI probe = URI.create(uris.get(i) + "/api/v1/comments/probe-" + probes.incrementAndGet());
+                http.send(HttpRequest.newBuilder(probe).timeout(HistoryDriver.REQUEST_BOUND).build(),
+                        HttpResponse.BodyHandlers.discarding());
+                HttpResponse<String> health = http.send(
+                        HttpRequest.newBuilder(URI.create(managements.get(i) + "/actuator/health/memcached")).build(),
+                        HttpResponse.BodyHandlers.ofString());
+                assertThat(health.body()).as("memcached as a gateway sees it")
+                    .contains("\"UP\"")
+                    .doesNotContain("OPEN", "\"connected\":false");
+            }
+        });
+        memcached.flushAll();
+        origin.reset();
+    }
+
+    /**
+     * Quiet for the lock timeout and a few seconds: no lock in memcached, no lead in
+     * flight and no invalidation owed in either gateway (of gateways in processes, the
+     * invalidations owed, read from their metrics endpoint).
+     */
+    void assertNothingLeftOver(Object run) {
+        await().atMost(LOCK_TIMEOUT.plusSeconds(5)).untilAsserted(() -> {
+            assertThat(memcached.keys()).as("%s: locks left", run).noneMatch(key -> key.endsWith(LockKey.SUFFIX));
+            assertThat(gateways).as("%s: leads left in flight", run)
+                .allSatisfy(gateway -> assertThat(gateway.getBean(InFlightRequests.class).size()).isZero());
+            // Once memcached answers again, every write it missed has been invalidated.
+            assertThat(gateways).as("%s: invalidations still owed", run)
+                .allSatisfy(gateway -> assertThat(
+                        gateway.getBean(MeterRegistry.class).get("memcached.cache.invalidations.owed").gauge().value())
+                    .isZero());
+            // Else a delete owed from this history lands in the next one, and reads there
+            // as an item gone for no reason.
+            assertThat(processes).as("%s: invalidations still owed", run)
+                .allSatisfy(gateway -> assertThat(gateway.owedInvalidations()).isZero());
+        });
+    }
+
+    /**
+     * What a history left behind, as a request that never ended leaves it: the locks in
+     * memcached, and the leads in flight in each gateway in this JVM.
+     */
+    String leftovers() throws IOException {
+        List<String> locks = memcached.keys().stream().filter(key -> key.endsWith(LockKey.SUFFIX)).toList();
+        List<Integer> leads = gateways.stream().map(gateway -> gateway.getBean(InFlightRequests.class).size()).toList();
+        return "locks " + locks + ", leads in flight " + leads;
+    }
+
+    /**
+     * What went wrong between the gateways and memcached so far, by the gateways' own
+     * count: a store that failed or timed out leaves its key empty, so a request after it
+     * asks the origin again.
+     */
+    MemcachedTrouble memcachedTrouble() throws IOException, InterruptedException {
+        return new MemcachedTrouble(GatewayMeters.sum(managements, "memcached.cache.stores", "result:failed"),
+                GatewayMeters.sum(managements, "memcached.cache.stores", "result:dropped"),
+                GatewayMeters.sum(managements, "memcached.cache.lookups", "result:error"));
+    }
+
+    /** Counts of stores that failed, stores dropped and lookups that failed. */
+    record MemcachedTrouble(double failedStores, double droppedStores, double failedLookups) {
+
+        MemcachedTrouble since(MemcachedTrouble before) {
+            return new MemcachedTrouble(failedStores - before.failedStores, droppedStores - before.droppedStores,
+                    failedLookups - before.failedLookups);
+        }
+
+        @Override
+        public String toString() {
+            return String.format("%.0f stores failed, %.0f dropped, %.0f lookups failed", failedStores, droppedStores,
+                    failedLookups);
+        }
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        gateways.forEach(ConfigurableApplicationContext::close);
+        for (GatewayProcess process : processes) {
+            process.close();
+        }
+        origin.close();
+        memcached.close();
+    }
+
+}

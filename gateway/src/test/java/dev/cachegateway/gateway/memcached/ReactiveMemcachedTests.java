@@ -1,0 +1,155 @@
+package dev.cachegateway.gateway.memcached;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.TimeoutException;
+
+import dev.cachegateway.demo.support.MemcachedContainer;
+import dev.cachegateway.demo.support.MemcachedTextClient;
+import io.github.resilience4j.circuitbreaker.CallNotPermittedException;
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.testcontainers.containers.GenericContainer;
+import org.testcontainers.junit.jupiter.Container;
+import org.testcontainers.junit.jupiter.Testcontainers;
+import reactor.test.StepVerifier;
+
+@Testcontainers
+class ReactiveMemcachedTests {
+
+    @Container
+    static final GenericContainer<?> memcached = MemcachedContainer.create();
+
+    private ReactiveMemcached client;
+
+    private CircuitBreakerRegistry breakers;
+
+    private SimpleMeterRegistry meters;
+
+    private MemcachedTextClient raw;
+
+    @BeforeEach
+    void connect() throws Exception {
+        breakers = TestMemcached.breakers();
+        meters = new SimpleMeterRegistry();
+        // Long enough that an answered operation never times out on a loaded machine,
+        // short enough that the ten timeouts which open the breaker take a few seconds.
+        client = TestMemcached.connect(memcached.getHost(), memcached.getMappedPort(MemcachedContainer.PORT),
+                Duration.ofMillis(500), breakers, meters);
+        raw = MemcachedContainer.textClient(memcached);
+        raw.flushAll();
+    }
+
+    @AfterEach
+    void disconnect() throws Exception {
+        client.close();
+        raw.close();
+    }
+
+    @Test
+    void completesEmptyOnAMiss() {
+        StepVerifier.create(client.get("/absent")).verifyComplete();
+    }
+
+    @Test
+    void readsAnItemWrittenByAnotherClientWithItsRawBytesAndFlags() throws Exception {
+        raw.set("/api/v1/comments/7", 3, 0, "{\"id\":7}".getBytes(StandardCharsets.UTF_8));
+
+        StepVerifier.create(client.get("/api/v1/comments/7")).assertNext(item -> {
+            assertThat(new String(item.value(), StandardCharsets.UTF_8)).isEqualTo("{\"id\":7}");
+            assertThat(item.flags()).isEqualTo(3);
+        }).verifyComplete();
+    }
+
+    @Test
+    void writesRawBytesThatOtherClientsReadWithoutJavaSerialisation() throws Exception {
+        byte[] body = "[1,2,3]".getBytes(StandardCharsets.UTF_8);
+
+        StepVerifier.create(client.set("/list", 60, new CachedItem(body, 0))).expectNext(true).verifyComplete();
+
+        MemcachedTextClient.Item stored = raw.get("/list");
+        assertThat(stored.value()).isEqualTo(body);
+        assertThat(stored.flags()).isZero();
+        assertThat(raw.ttl("/list")).isBetween(55L, 60L);
+    }
+
+    @Test
+    void deletesAKey() throws Exception {
+        raw.set("/gone", 0, 0, new byte[] { 1 });
+
+        StepVerifier.create(client.delete("/gone")).expectNext(true).verifyComplete();
+
+        assertThat(raw.get("/gone")).isNull();
+    }
+
+    @Test
+    void failsAKeyMemcachedCannotTakeAsAnErrorSignalNotAThrow() {
+        StepVerifier.create(client.get("/with space")).expectError(IllegalArgumentException.class).verify();
+        StepVerifier.create(client.get("/" + "k".repeat(300))).expectError(IllegalArgumentException.class).verify();
+    }
+
+    @Test
+    void timesOutALookupThatMemcachedDoesNotAnswer() {
+        memcached.getDockerClient().pauseContainerCmd(memcached.getContainerId()).exec();
+        try {
+            StepVerifier.create(client.get("/slow")).expectError(TimeoutException.class).verify(Duration.ofSeconds(5));
+        }
+        finally {
+            memcached.getDockerClient().unpauseContainerCmd(memcached.getContainerId()).exec();
+        }
+    }
+
+    @Test
+    void opensTheCircuitAfterRepeatedFailuresAndThenFailsWithoutAskingMemcached() {
+        memcached.getDockerClient().pauseContainerCmd(memcached.getContainerId()).exec();
+        try {
+            for (int i = 0; i < 10; i++) {
+                StepVerifier.create(client.get("/down"))
+                    .expectError(TimeoutException.class)
+                    .verify(Duration.ofSeconds(5));
+            }
+            assertThat(client.servers().get(0).circuitBreaker()).isEqualTo(CircuitBreaker.State.OPEN);
+            long attempts = meters.get("memcached.operations")
+                .tag("operation", "get")
+                .timers()
+                .stream()
+                .mapToLong(timer -> timer.count())
+                .sum();
+
+            StepVerifier.create(client.get("/down")).expectError(CallNotPermittedException.class).verify();
+
+            assertThat(meters.get("memcached.operations")
+                .tag("operation", "get")
+                .timers()
+                .stream()
+                .mapToLong(timer -> timer.count())
+                .sum()).isEqualTo(attempts);
+        }
+        finally {
+            memcached.getDockerClient().unpauseContainerCmd(memcached.getContainerId()).exec();
+        }
+    }
+
+    @Test
+    void timesTheOperationsThatReachMemcached() {
+        StepVerifier.create(client.get("/timed")).verifyComplete();
+
+        assertThat(meters.get("memcached.operations").tag("operation", "get").tag("outcome", "success").timer().count())
+            .isEqualTo(1);
+    }
+
+    @Test
+    void probesMemcachedEvenWhileTheCircuitIsOpen() {
+        breakers.circuitBreaker(memcached.getHost() + ":" + memcached.getMappedPort(11211)).transitionToOpenState();
+
+        StepVerifier.create(client.probe(0)).verifyComplete();
+        StepVerifier.create(client.get("/x")).expectError(CallNotPermittedException.class).verify();
+    }
+
+}

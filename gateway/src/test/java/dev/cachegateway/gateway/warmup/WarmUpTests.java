@@ -1,0 +1,65 @@
+package dev.cachegateway.gateway.warmup;
+
+import dev.cachegateway.demo.GatewayApplication;
+import dev.cachegateway.demo.support.MemcachedContainer;
+import dev.cachegateway.demo.support.MemcachedTextClient;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.webtestclient.autoconfigure.AutoConfigureWebTestClient;
+import org.springframework.cloud.gateway.route.Route;
+import org.springframework.cloud.gateway.route.RouteLocator;
+import org.springframework.test.web.reactive.server.WebTestClient;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A gateway that warms up for a second before it says ready, in front of a real memcached
+ * and a real backend: the warm-up goes through the cache before readiness, reaches no
+ * real backend, writes only under its reserved prefix, and leaves no route behind.
+ */
+@SpringBootTest(classes = GatewayApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
+        properties = "memcached.warm-up.duration=1s")
+@AutoConfigureWebTestClient
+class WarmUpTests extends WarmUpIntegrationTest {
+
+    @Autowired
+    RouteLocator routes;
+
+    @Autowired
+    WebTestClient client;
+
+    @Test
+    void hitsAndMissesTheCacheBeforeReadinessSaysUp() {
+        assertThat(readiness.lookupsWhenReady).containsKeys("hit", "miss");
+        assertThat(readiness.lookupsWhenReady.get("hit")).isPositive();
+        assertThat(readiness.lookupsWhenReady.get("miss")).isPositive();
+    }
+
+    @Test
+    void reachesNoRealBackendAndWritesOnlyUnderItsReservedPrefix() throws Exception {
+        assertThat(backend.totalCalls()).isZero();
+        try (MemcachedTextClient raw = MemcachedContainer.textClient(memcached)) {
+            assertThat(raw.keys()).contains(WarmUpRoutes.KEY_PREFIX + WarmUpRoutes.HIT)
+                .allMatch(key -> key.startsWith(WarmUpRoutes.KEY_PREFIX));
+            // Besides the hit route's item, the misses stored items (and locks) of their
+            // own.
+            assertThat(raw.stat("total_items")).isGreaterThan(2);
+        }
+    }
+
+    @Test
+    void leavesNoRouteBehind() {
+        assertThat(routes.getRoutes().map(Route::getId).collectList().block()).isNotEmpty()
+            .noneMatch(id -> id.startsWith(WarmUpRoutes.ID_PREFIX));
+        client.get()
+            .uri(WarmUpRoutes.PATHS.get(0))
+            .header(WarmUpRoutes.TOKEN_HEADER, "any")
+            .exchange()
+            .expectStatus()
+            .isNotFound();
+    }
+
+}

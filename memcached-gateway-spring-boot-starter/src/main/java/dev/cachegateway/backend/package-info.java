@@ -1,8 +1,0 @@
-/**
- * What the gateway does to every proxied request on its way to the backend and back,
- * cached route or not.
- */
-@NullMarked
-package dev.cachegateway.backend;
-
-import org.jspecify.annotations.NullMarked;

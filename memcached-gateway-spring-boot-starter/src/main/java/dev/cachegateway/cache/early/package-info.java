@@ -1,7 +1,0 @@
-/**
- * The early hit path: hits of cached routes answered before the gateway routes them.
- */
-@NullMarked
-package dev.cachegateway.cache.early;
-
-import org.jspecify.annotations.NullMarked;

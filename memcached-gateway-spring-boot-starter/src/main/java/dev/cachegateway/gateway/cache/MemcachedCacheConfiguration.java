@@ -1,0 +1,130 @@
+package dev.cachegateway.gateway.cache;
+
+import dev.cachegateway.gateway.cache.early.EarlyHitFilter;
+import dev.cachegateway.gateway.cache.hit.DecodedItems;
+import dev.cachegateway.gateway.cache.hit.ItemLookup;
+import dev.cachegateway.gateway.cache.hit.NearCache;
+import dev.cachegateway.gateway.cache.invalidate.WriteInvalidation;
+import dev.cachegateway.gateway.cache.miss.InFlightRequests;
+import dev.cachegateway.gateway.cache.miss.ReplicaLocks;
+import dev.cachegateway.gateway.cache.miss.StoresUnderWay;
+import dev.cachegateway.gateway.cache.miss.WriteFences;
+import dev.cachegateway.gateway.cache.miss.ResponseStore;
+import dev.cachegateway.gateway.cache.outcome.CacheMetrics;
+import dev.cachegateway.gateway.cache.stale.BackgroundRefresh;
+import dev.cachegateway.gateway.memcached.ReactiveMemcached;
+import io.micrometer.core.instrument.MeterRegistry;
+
+import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.cloud.gateway.config.GatewayProperties;
+import org.springframework.cloud.gateway.route.RouteLocator;
+import org.springframework.context.ApplicationContext;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * Registers the {@code MemcachedCache} route filter, the filter that answers its hits
+ * before routing, and the parts every cached route shares, since all of them share one
+ * memcached key space: the lookup with its near-cache, the store, the misses in flight,
+ * the replica locks and the meters.
+ */
+@Configuration(proxyBeanMethods = false)
+public class MemcachedCacheConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean
+    MemcachedCacheEndpoint memcachedCacheEndpoint(ReactiveMemcached memcached, NearCache nearCache) {
+        return new MemcachedCacheEndpoint(memcached, nearCache);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    NearCache nearCache(NearCacheProperties properties) {
+        return NearCache.of(properties);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    CacheMetrics cacheMetrics(MeterRegistry meters) {
+        return new CacheMetrics(meters);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    ItemLookup itemLookup(ReactiveMemcached memcached, NearCache nearCache, DecodedItemsProperties decodedItems) {
+        return new ItemLookup(memcached, nearCache, DecodedItems.of(decodedItems));
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    ResponseStore responseStore(ReactiveMemcached memcached, MemcachedCacheProperties defaults, CacheMetrics metrics,
+            NearCache nearCache) {
+        return new ResponseStore(memcached, defaults.getMaxConcurrentStores(), metrics, nearCache);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    InFlightRequests inFlightRequests() {
+        return new InFlightRequests();
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    ReplicaLocks replicaLocks(ReactiveMemcached memcached, MemcachedCacheProperties defaults) {
+        return new ReplicaLocks(memcached, defaults.getLockTimeout(), defaults.isReplicaLock());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    BackgroundRefresh backgroundRefresh(ReplicaLocks replicas, MemcachedCacheProperties defaults) {
+        return new BackgroundRefresh(replicas, defaults.getLockTimeout());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    WriteFences writeFences(ReactiveMemcached memcached) {
+        return new WriteFences(memcached);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    WriteInvalidation writeInvalidation(ReactiveMemcached memcached, NearCache nearCache, InFlightRequests inFlight,
+            WriteFences fences, MemcachedCacheProperties defaults, MeterRegistry registry) {
+        return new WriteInvalidation(memcached, nearCache, inFlight, fences,
+                new StoresUnderWay(memcached, defaults.getLockTimeout(), defaults.isReplicaLock()), registry);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    CachedRoutes cachedRoutes(MemcachedCacheProperties defaults, HttpItemProperties http, ReactiveMemcached memcached,
+            ItemLookup items, ResponseStore store, InFlightRequests inFlight, ReplicaLocks replicas, WriteFences fences,
+            NearCache nearCache, BackgroundRefresh refresh, WriteInvalidation invalidation, CacheMetrics metrics) {
+        return new CachedRoutes(defaults, http, memcached, items, store,
+                new MissParts(inFlight, replicas, fences, nearCache), refresh, invalidation, metrics);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    MemcachedCacheGatewayFilterFactory memcachedCacheGatewayFilterFactory(CachedRoutes routes,
+            MemcachedCacheProperties defaults) {
+        return new MemcachedCacheGatewayFilterFactory(routes, defaults);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean(name = "memcachedCacheRouteArgumentsCheck")
+    SmartInitializingSingleton memcachedCacheRouteArgumentsCheck(MemcachedCacheGatewayFilterFactory factory,
+            GatewayProperties gateway, MemcachedCacheProperties defaults) {
+        return () -> {
+            RouteSettings.checkGzipFlag(defaults.getGzipFlag());
+            new RouteArgumentsCheck(factory).check(gateway);
+        };
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    EarlyHitFilter earlyHitFilter(RouteLocator routeLocator, ApplicationContext context) {
+        return new EarlyHitFilter(routeLocator, context);
+    }
+
+}

@@ -1,0 +1,194 @@
+package dev.cachegateway.gateway.cache;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+import dev.cachegateway.gateway.cache.hit.ItemLookup;
+import dev.cachegateway.gateway.cache.hit.Lookup;
+import dev.cachegateway.gateway.cache.invalidate.WriteInvalidation;
+import dev.cachegateway.gateway.cache.outcome.CacheMetrics;
+import dev.cachegateway.gateway.cache.outcome.CacheMetrics.Bypass;
+import dev.cachegateway.gateway.cache.outcome.CacheOutcome;
+import dev.cachegateway.gateway.cache.response.CapturedResponseWriter;
+import dev.cachegateway.gateway.cache.revalidate.Revalidation;
+import reactor.core.publisher.Mono;
+
+import org.springframework.cloud.gateway.filter.GatewayFilter;
+import org.springframework.cloud.gateway.filter.GatewayFilterChain;
+import org.springframework.cloud.gateway.filter.NettyWriteResponseFilter;
+import org.springframework.core.Ordered;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpMethod;
+import org.springframework.http.server.reactive.ServerHttpRequest;
+import org.springframework.web.server.ServerWebExchange;
+import org.springframework.web.server.WebFilterChain;
+
+/**
+ * nginx's {@code memcached_pass} with {@code error_page 404 502 = @fallback}: looks the
+ * request up in memcached, answers a hit itself, and passes a miss or a memcached failure
+ * on to the route's backend.
+ */
+public final class MemcachedCacheFilter implements GatewayFilter, Ordered {
+
+    /**
+     * Before the filter that writes the backend's answer, so that this one sees that
+     * answer go by.
+     */
+    public static final int ORDER = NettyWriteResponseFilter.WRITE_RESPONSE_FILTER_ORDER - 1;
+
+    private final ItemLookup items;
+
+    private final List<String> bypassHeaders;
+
+    private final CacheMetrics metrics;
+
+    private final CachedRoute route;
+
+    private final WriteInvalidation invalidation;
+
+    /**
+     * @param items the lookup every route shares
+     * @param bypassHeaders the request headers that make a request pass the cache
+     * untouched
+     * @param metrics the meters every route shares
+     * @param route this route's parts
+     * @param invalidation what a successful write deletes
+     */
+    MemcachedCacheFilter(ItemLookup items, List<String> bypassHeaders, CacheMetrics metrics, CachedRoute route,
+            WriteInvalidation invalidation) {
+        this.items = items;
+        this.bypassHeaders = List.copyOf(bypassHeaders);
+        this.metrics = metrics;
+        this.route = route;
+        this.invalidation = invalidation;
+    }
+
+    @Override
+    public Mono<Void> filter(ServerWebExchange exchange, GatewayFilterChain chain) {
+        CacheOutcome outcome = CacheOutcome.of(exchange.getResponse(), metrics);
+        ServerHttpRequest request = exchange.getRequest();
+        Optional<Bypass> bypass = bypassReason(request);
+        Optional<String> rendered = bypass.isEmpty() ? key(request) : Optional.empty();
+        if (rendered.isEmpty()) {
+            Bypass reason = bypass.orElse(Bypass.KEY);
+            metrics.bypass(reason);
+            outcome.bypass(reason);
+            if (reason == Bypass.METHOD && WriteInvalidation.invalidates(request.getMethod())) {
+                invalidation.onSuccess(exchange, route.keys());
+            }
+            return chain.filter(exchange);
+        }
+        String key = rendered.get();
+        Supplier<Mono<Void>> lookUp = () -> {
+            long startedAt = System.nanoTime();
+            return items.lookUp(key, request.getHeaders(), route.format(), route.refreshAhead())
+                .flatMap(lookup -> respond(exchange, chain, key, outcome, lookup, startedAt));
+        };
+        return route.misses().joinInFlight(exchange, chain, key, outcome, lookUp).orElseGet(() -> {
+            EarlyLookup early = exchange.getAttribute(EarlyLookup.ATTRIBUTE);
+            if (early != null && early.filter() == this && early.key().equals(key)) {
+                return respond(exchange, chain, key, outcome, early.lookup(), early.startedAt());
+            }
+            // Hit or miss is decided before anything is written: a write is an empty
+            // Mono, so chaining the fallback on emptiness would send every hit to the
+            // backend as well.
+            return lookUp.get();
+        });
+    }
+
+    /**
+     * Before routing, for a request that this filter's route is the first to match:
+     * answers a hit here, and notes anything else for {@link #filter}, so that the route
+     * goes on without a second lookup.
+     */
+    public Mono<Void> answerEarly(ServerWebExchange exchange, WebFilterChain chain) {
+        ServerHttpRequest request = exchange.getRequest();
+        Optional<String> rendered = bypassReason(request).isEmpty() ? key(request) : Optional.empty();
+        // A bypass, and a key with a miss in flight, are the route's to answer, as ever.
+        if (rendered.isEmpty() || route.misses().inFlight(rendered.get())) {
+            return chain.filter(exchange);
+        }
+        String key = rendered.get();
+        long startedAt = System.nanoTime();
+        return items.lookUp(key, request.getHeaders(), route.format(), route.refreshAhead()).flatMap(lookup -> {
+            // A stale item, or one to refresh, needs the route's backend: the route
+            // answers it.
+            if (lookup instanceof Lookup.Hit hit && hit.age().fresh() && !hit.wonRefresh()) {
+                return hit(exchange, hit, CacheOutcome.of(exchange.getResponse(), metrics));
+            }
+            exchange.getAttributes().put(EarlyLookup.ATTRIBUTE, new EarlyLookup(this, key, lookup, startedAt));
+            return chain.filter(exchange);
+        });
+    }
+
+    // startedAt: when the lookup was sent, so that a miss tells a lead that ended before
+    // it from one that did not.
+    private Mono<Void> respond(ServerWebExchange exchange, GatewayFilterChain chain, String key, CacheOutcome outcome,
+            Lookup lookup, long startedAt) {
+        if (lookup instanceof Lookup.Hit hit) {
+            if (!hit.age().fresh()) {
+                // A stale whole answer with a validator is revalidated by whichever
+                // request asks the backend.
+                Revalidation.ask(exchange, hit.stored());
+            }
+            return switch (hit.age().staleness()) {
+                case FRESH -> hit.wonRefresh() ? route.stale().hitRefreshedEarly(exchange, chain, key, hit, outcome)
+                        : hit(exchange, hit, outcome);
+                case WHILE_REVALIDATE -> route.stale().whileRevalidate(exchange, chain, key, hit, outcome);
+                case IF_ERROR -> route.stale()
+                    .ifError(exchange, hit, outcome,
+                            guarded -> route.misses().missAfterStale(guarded, chain, key, outcome));
+                case EXPIRED -> {
+                    outcome.expired(hit.age().ttl().orElse(0));
+                    yield route.misses().missAfterStale(exchange, chain, key, outcome);
+                }
+            };
+        }
+        if (lookup instanceof Lookup.Failed failed) {
+            // memcached is failing: storing would only add to its load.
+            outcome.error(failed.failure());
+            return chain.filter(exchange);
+        }
+        if (lookup == Lookup.UNUSABLE) {
+            outcome.varyMiss();
+            return chain.filter(exchange);
+        }
+        outcome.miss();
+        return route.misses().miss(exchange, chain, key, outcome, startedAt);
+    }
+
+    private Mono<Void> hit(ServerWebExchange exchange, Lookup.Hit hit, CacheOutcome outcome) {
+        outcome.hit();
+        return CapturedResponseWriter.write(exchange, hit.response());
+    }
+
+    private Optional<String> key(ServerHttpRequest request) {
+        return route.keys().render(request.getURI().getRawPath(), request.getURI().getRawQuery(), request.getHeaders());
+    }
+
+    private Optional<Bypass> bypassReason(ServerHttpRequest request) {
+        HttpMethod method = request.getMethod();
+        if (!HttpMethod.GET.equals(method) && !HttpMethod.HEAD.equals(method)) {
+            return Optional.of(Bypass.METHOD);
+        }
+        HttpHeaders headers = request.getHeaders();
+        for (String header : bypassHeaders) {
+            if (headers.containsHeader(header)) {
+                return Optional.of(Bypass.HEADER);
+            }
+        }
+        return Optional.empty();
+    }
+
+    @Override
+    public int getOrder() {
+        return ORDER;
+    }
+
+    @Override
+    public String toString() {
+        return route.settings();
+    }
+
+}

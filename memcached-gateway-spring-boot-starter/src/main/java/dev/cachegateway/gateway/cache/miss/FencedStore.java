@@ -1,0 +1,108 @@
+package dev.cachegateway.gateway.cache.miss;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+import dev.cachegateway.gateway.cache.format.ItemFormat;
+import dev.cachegateway.gateway.cache.format.Variants;
+import dev.cachegateway.gateway.cache.hit.NearCache;
+import dev.cachegateway.gateway.cache.miss.BackendFallback.Waiters;
+import dev.cachegateway.gateway.cache.miss.WriteFences.Fence;
+import dev.cachegateway.gateway.cache.outcome.CacheMetrics;
+import dev.cachegateway.gateway.cache.outcome.CacheMetrics.Drop;
+import dev.cachegateway.gateway.cache.policy.StoreDecision;
+import dev.cachegateway.gateway.cache.response.CapturedResponse;
+import dev.cachegateway.gateway.memcached.ReactiveMemcached;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/**
+ * Stores a fetched answer unless a write to its key came after the fetch asked the
+ * backend ({@link WriteFences}). The fence is read before the store and again after it: a
+ * write that lands in between, while the store is on its way, has its mark seen by the
+ * second read, and the items just stored are deleted again. The requests waiting for the
+ * store are let go once it has ended, as without a fence: the second read only narrows
+ * that rare window.
+ */
+final class FencedStore {
+
+    private final ItemFormat format;
+
+    private final ResponseStore store;
+
+    private final VariantStore variants;
+
+    private final WriteFences fences;
+
+    private final ReactiveMemcached memcached;
+
+    private final NearCache near;
+
+    private final CacheMetrics metrics;
+
+    FencedStore(ItemFormat format, ResponseStore store, WriteFences fences, ReactiveMemcached memcached, NearCache near,
+            CacheMetrics metrics) {
+        this.format = format;
+        this.store = store;
+        this.variants = new VariantStore(memcached, store, format);
+        this.fences = fences;
+        this.memcached = memcached;
+        this.near = near;
+        this.metrics = metrics;
+    }
+
+    /**
+     * Stores {@code captured} as {@code decision} says and tells {@code waiters} once the
+     * store has ended, or that it will not be. The waiters say "storing" in the key's
+     * lock first: a write that reads that waits for the store to end before it deletes
+     * the item again ({@link StoresUnderWay}); where they cannot, another replica's fetch
+     * stores its answer instead. {@code askedAt} is when the backend was asked: the
+     * answer's age counts from then, not from when memcached took the store, which the
+     * checks before it can stretch over seconds.
+     */
+    void store(String key, CapturedResponse captured, StoreDecision decision, Fence fence, Waiters waiters,
+            long askedAt) {
+        Runnable ended = store.begin();
+        whyNot(fence, waiters).subscribe(dropped -> {
+            if (dropped.isPresent()) {
+                metrics.dropped(dropped.get());
+                waiters.overtaken();
+                ended.run();
+                return;
+            }
+            Consumer<List<String>> written = keys -> {
+                waiters.stored();
+                recheck(fence, keys, ended);
+            };
+            if (Variants.varies(captured.headers()) && format.storesVariants()) {
+                variants.store(key, captured, decision.flags(), decision.ttlSeconds(), askedAt, written);
+            }
+            else {
+                store.store(key, format.encode(captured, decision.flags(), askedAt), decision.ttlSeconds(),
+                        () -> written.accept(List.of(key)));
+            }
+        }, failure -> ended.run());
+    }
+
+    // Empty if the store may go on, else why it may not.
+    private Mono<Optional<Drop>> whyNot(Fence fence, Waiters waiters) {
+        return waiters.storing()
+            .flatMap(said -> !said ? Mono.just(Optional.of(Drop.LOCKED)) : fences.allowsStore(fence)
+                .map(allowed -> allowed ? Optional.empty() : Optional.of(Drop.OVERTAKEN)));
+    }
+
+    private void recheck(Fence fence, List<String> keys, Runnable ended) {
+        fences.allowsStore(fence).flatMapMany(allowed -> {
+            if (allowed) {
+                return Flux.<Boolean>empty();
+            }
+            metrics.dropped(Drop.OVERTAKEN);
+            keys.forEach(near::invalidate);
+            return Flux.fromIterable(keys).flatMap(key -> memcached.delete(key).onErrorReturn(false));
+        }).doFinally(signal -> ended.run()).subscribe(deleted -> {
+        }, failure -> {
+        });
+    }
+
+}

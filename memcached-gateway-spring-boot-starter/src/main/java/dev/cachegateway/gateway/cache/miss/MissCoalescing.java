@@ -1,0 +1,172 @@
+package dev.cachegateway.gateway.cache.miss;
+
+import java.time.Duration;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+import dev.cachegateway.gateway.cache.format.DecodedItem;
+import dev.cachegateway.gateway.cache.format.ItemFormat;
+import dev.cachegateway.gateway.cache.format.Variants;
+import dev.cachegateway.gateway.cache.miss.Followers.Fallbacks;
+import dev.cachegateway.gateway.cache.miss.InFlightRequests.Ticket;
+import dev.cachegateway.gateway.cache.miss.WriteFences.Fence;
+import dev.cachegateway.gateway.cache.outcome.CacheOutcome;
+import dev.cachegateway.gateway.cache.response.CapturedResponse;
+import dev.cachegateway.gateway.cache.response.CapturedResponseWriter;
+import dev.cachegateway.gateway.memcached.CachedItem;
+import dev.cachegateway.gateway.memcached.MetaItem;
+import dev.cachegateway.gateway.memcached.ReactiveMemcached;
+import reactor.core.publisher.Mono;
+
+import org.springframework.cloud.gateway.filter.GatewayFilterChain;
+import org.springframework.web.server.ServerWebExchange;
+
+/**
+ * Misses for one key that arrive together share one backend call, as with nginx's
+ * {@code proxy_cache_lock}: within this gateway the first leads and the others wait for
+ * its answer ({@link InFlightRequests}); across replicas the leaders take a lock in
+ * memcached and all but one wait for the item it stores ({@link ReplicaLocks}). Nobody
+ * waits longer than the lock timeout before asking the backend itself.
+ */
+public final class MissCoalescing {
+
+    private final InFlightRequests inFlight;
+
+    private final ReplicaLocks replicas;
+
+    private final BackendFallback backend;
+
+    private final ItemFormat format;
+
+    private final WriteFences fences;
+
+    private final Followers followers;
+
+    private final FreshAnswers answers;
+
+    public MissCoalescing(InFlightRequests inFlight, ReplicaLocks replicas, WriteFences fences, BackendFallback backend,
+            ItemFormat format, ReactiveMemcached memcached, Duration lockTimeout) {
+        this.inFlight = inFlight;
+        this.replicas = replicas;
+        this.fences = fences;
+        this.backend = backend;
+        this.format = format;
+        this.followers = new Followers(fences, backend, format, lockTimeout, replicas);
+        this.answers = new FreshAnswers(memcached, format);
+    }
+
+    /**
+     * Follows a request for {@code key} that is on its way to the backend now, without
+     * looking memcached up, if there is one: a lookup would miss, and its answer could
+     * come back after the leader's store ends. If the leader has no answer to share,
+     * {@code lookUp} answers: memcached may hold a stale item that can stand in for a
+     * backend that failed the leader.
+     */
+    public Optional<Mono<Void>> joinInFlight(ServerWebExchange exchange, GatewayFilterChain chain, String key,
+            CacheOutcome outcome, Supplier<Mono<Void>> lookUp) {
+        if (!backend.stores(exchange.getRequest())) {
+            return Optional.empty();
+        }
+        return inFlight.follow(key)
+            .map(ticket -> followers.follow(exchange, chain, key, ticket, outcome,
+                    new Fallbacks(lookUp, lookUp, variant -> lookUp.get())));
+    }
+
+    /** Whether a miss for {@code key} is on its way to the backend now. */
+    public boolean inFlight(String key) {
+        return inFlight.follow(key).isPresent();
+    }
+
+    /**
+     * The answer to a request whose lookup missed; {@code lookedUpAt}, by
+     * {@link System#nanoTime()}, is when the lookup was sent, so that one sent before a
+     * lead's store landed follows that lead rather than leading again.
+     */
+    public Mono<Void> miss(ServerWebExchange exchange, GatewayFilterChain chain, String key, CacheOutcome outcome,
+            long lookedUpAt) {
+        return miss(exchange, chain, key, outcome, false, lookedUpAt);
+    }
+
+    /**
+     * The answer to a request whose lookup found a stale item. Another replica may have
+     * stored its successor and let the lock go between that lookup and this one's lock,
+     * so memcached is asked once more before the backend.
+     */
+    public Mono<Void> missAfterStale(ServerWebExchange exchange, GatewayFilterChain chain, String key,
+            CacheOutcome outcome) {
+        // As if looked up now: the lookup found an item, so an answer that ended its lead
+        // is no better than that.
+        return miss(exchange, chain, key, outcome, true, System.nanoTime());
+    }
+
+    private Mono<Void> miss(ServerWebExchange exchange, GatewayFilterChain chain, String key, CacheOutcome outcome,
+            boolean recheck, long lookedUpAt) {
+        if (!backend.stores(exchange.getRequest())) {
+            return backend.pass(exchange, chain, outcome);
+        }
+        return miss(exchange, chain, key, key, outcome, recheck, lookedUpAt);
+    }
+
+    // flightKey: what the request shares a lead under in this gateway, the key or the key
+    // of one of its variants.
+    private Mono<Void> miss(ServerWebExchange exchange, GatewayFilterChain chain, String key, String flightKey,
+            CacheOutcome outcome, boolean recheck, long lookedUpAt) {
+        Ticket ticket = inFlight.enter(flightKey, lookedUpAt);
+        if (!ticket.leads()) {
+            return followers.follow(exchange, chain, key, ticket, outcome,
+                    new Fallbacks(() -> backend.fetch(exchange, chain, key, outcome, new LoneFetch(replicas, key)),
+                            () -> miss(exchange, chain, key, flightKey, outcome, recheck, lookedUpAt),
+                            variant -> miss(exchange, chain, key, variant, outcome, recheck, lookedUpAt)));
+        }
+        // The fence is taken before the backend is asked, so that a write after it keeps
+        // its answer out. A lead goes on if its client leaves: its followers and the next
+        // request for the key want its answer.
+        return OutlivesClient.of(Mono.zip(replicas.claim(key), fences.take(key)).flatMap(taken -> {
+            ticket.fenced(taken.getT2());
+            return lead(exchange, chain, key, outcome, new Lead(ticket, taken.getT1(), replicas, key), taken.getT2(),
+                    recheck, true);
+        }).doFinally(signal -> ticket.release()), ticket::clientLeft);
+    }
+
+    // claimAgain: whether a replica that waited for another's item, and found none,
+    // claims the lock once more before it asks the backend, so that the replicas that
+    // waited with it wait for it rather than all asking at once.
+    private Mono<Void> lead(ServerWebExchange exchange, GatewayFilterChain chain, String key, CacheOutcome outcome,
+            Lead lead, Fence fence, boolean recheck, boolean claimAgain) {
+        if (!lead.waitsForAnotherReplica() && !lead.followsAStore() && !recheck) {
+            return backend.fetch(exchange, chain, key, outcome, lead, fence);
+        }
+        Supplier<Mono<CachedItem>> find = () -> answers.find(key, exchange.getRequest().getHeaders());
+        Mono<CachedItem> landed = lead.waitsForAnotherReplica() ? replicas.awaitItem(key, find) : find.get();
+        // Decided before writing: a written answer is an empty Mono too, and must not
+        // trigger a fetch.
+        return landed.map(Optional::of).defaultIfEmpty(Optional.empty()).flatMap(item -> {
+            if (item.isEmpty()) {
+                if (!lead.waitsForAnotherReplica()) {
+                    return backend.fetch(exchange, chain, key, outcome, lead, fence);
+                }
+                outcome.collapseFailed();
+                return claimAgain ? replicas.claim(key)
+                    .flatMap(again -> lead(exchange, chain, key, outcome, lead.with(again), fence, recheck, false))
+                        : backend.fetch(exchange, chain, key, outcome, lead, fence);
+            }
+            // Another replica stored it already.
+            Optional<DecodedItem> stored = format.decode(item.get());
+            if (stored.isEmpty()) {
+                return backend.fetch(exchange, chain, key, outcome, lead, fence);
+            }
+            CapturedResponse answer = format
+                .answer(stored.get(), item.get().flags(), MetaItem.TTL_UNKNOWN, System.currentTimeMillis())
+                .response();
+            lead.share(Variants.tagged(answer, stored.get().stored().headers()));
+            lead.stored();
+            if (!format.canAnswer(exchange.getRequest().getHeaders(), stored.get().stored())) {
+                outcome.varyMiss();
+                return chain.filter(exchange);
+            }
+            outcome.coalesced();
+            return CapturedResponseWriter.write(exchange, answer);
+        });
+    }
+
+}

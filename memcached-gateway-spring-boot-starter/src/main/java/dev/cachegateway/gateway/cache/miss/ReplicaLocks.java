@@ -1,0 +1,184 @@
+package dev.cachegateway.gateway.cache.miss;
+
+import java.time.Duration;
+import java.util.function.Supplier;
+
+import dev.cachegateway.gateway.cache.key.LockKey;
+import dev.cachegateway.gateway.memcached.CachedItem;
+import dev.cachegateway.gateway.memcached.MemcachedLimits;
+import dev.cachegateway.gateway.memcached.ReactiveMemcached;
+import reactor.core.publisher.Mono;
+
+/**
+ * Coalescing across gateway replicas that share memcached, with memcached as the lock. A
+ * replica's leading miss {@code add}s a short-lived lock item next to the key; the
+ * replica that adds it asks the backend, and the others poll memcached for the item it
+ * stores. The lock lives for the lock timeout rounded up to seconds, so a replica that
+ * dies holding it blocks the key no longer than that; it is deleted once the answer is
+ * known not to be stored. Once it is stored, the lock says so for a second or two more,
+ * so that a replica whose lookup missed just before the store landed finds the item
+ * rather than asking the backend again. Off, for a gateway that runs alone, no lock is
+ * taken and a miss costs two memcached operations fewer.
+ */
+public final class ReplicaLocks {
+
+    private final ReactiveMemcached memcached;
+
+    private final Duration lockTimeout;
+
+    private final int ttlSeconds;
+
+    private final boolean enabled;
+
+    public ReplicaLocks(ReactiveMemcached memcached, Duration lockTimeout, boolean enabled) {
+        this.memcached = memcached;
+        this.lockTimeout = lockTimeout;
+        this.enabled = enabled;
+        // Rounded up, and at least 1: memcached reads an expiry of 0 as "never".
+        this.ttlSeconds = (int) Math.max(1, (lockTimeout.toMillis() + 999) / 1000);
+    }
+
+    /**
+     * Tries to take the lock of {@code key}; never fails: a memcached error means no
+     * lock, so go on alone. A lock that says "stored" is {@link Claim#STORED}: the caller
+     * looks once more, then goes on alone.
+     */
+    public Mono<Claim> claim(String key) {
+        String lockKey = LockKey.of(key);
+        if (!enabled || !MemcachedLimits.fitsKeyLength(lockKey)) {
+            return Mono.just(Claim.NONE);
+        }
+        HeldLock mine = new HeldLock(memcached, lockKey, ttlSeconds);
+        return memcached.add(lockKey, ttlSeconds, mine.locked())
+            .flatMap(added -> added ? Mono.<Claim>just(mine)
+                    : memcached.get(lockKey)
+                        .map(lock -> LockWord.of(lock).saysStored() ? Claim.STORED : Claim.TAKEN)
+                        .defaultIfEmpty(Claim.TAKEN))
+            .onErrorReturn(Claim.NONE);
+    }
+
+    /**
+     * The item another replica stores under {@code key}, as {@code find} finds it (by the
+     * format's freshness, for the request's variant), polled for every 20 to 50 ms; empty
+     * once its lock is gone without an item, the lock timeout passes, or memcached fails,
+     * so the caller asks the backend itself.
+     */
+    public Mono<CachedItem> awaitItem(String key, Supplier<Mono<CachedItem>> find) {
+        String lockKey = LockKey.of(key);
+        // The lock first: it goes, or says "stored", only after the item is stored, so
+        // "no lock" or "stored" then "no item" is a true absence. A stale item is still
+        // there while another replica fetches its successor: only a fresh one is the
+        // answer.
+        Mono<CachedItem> round = memcached.get(lockKey)
+            .map(lock -> !LockWord.of(lock).saysStored())
+            .defaultIfEmpty(false)
+            .flatMap(fetching -> find.get().switchIfEmpty(fetching ? Mono.empty() : Mono.error(new LockGone())));
+        return round.repeatWhenEmpty(rounds -> rounds.concatMap(n -> Mono.delay(pause(n))))
+            .timeout(lockTimeout, Mono.empty())
+            .onErrorResume(failure -> Mono.empty());
+    }
+
+    // 20 ms, then 10 ms more each round up to 50: quick for a fast backend, light on
+    // memcached for a slow one.
+    private static Duration pause(long round) {
+        return Duration.ofMillis(Math.min(50, 20 + 10 * round));
+    }
+
+    /** A replica's hold on a key's lock, or the lack of one. */
+    public sealed interface Claim permits Unheld, HeldLock {
+
+        /** No lock: locks are off, the key is too long for one, or memcached failed. */
+        Claim NONE = Unheld.NONE;
+
+        /** Another replica holds the lock. */
+        Claim TAKEN = Unheld.TAKEN;
+
+        /**
+         * A replica stored its answer a moment ago: what memcached holds now is that
+         * answer.
+         */
+        Claim STORED = Unheld.STORED;
+
+        /**
+         * Whether another replica holds the lock, so that this one waits for its item.
+         */
+        default boolean taken() {
+            return this == TAKEN;
+        }
+
+    }
+
+    /** The ways of holding no lock. */
+    enum Unheld implements Claim {
+
+        NONE, TAKEN, STORED
+
+    }
+
+    /**
+     * Gives a held lock back once its answer is stored, or known not to be: it says
+     * "stored" for a short while, so that a replica that claims it just after the store
+     * lands waits for the item, and finds it at once, rather than leading again. A failed
+     * write leaves the lock to expire, as a failed {@link #release} does.
+     */
+    public void stored(Claim claim) {
+        if (claim instanceof HeldLock held) {
+            held.stored();
+        }
+    }
+
+    /**
+     * Says in the key's lock that an answer is being stored, before the store's last
+     * check for a write: a write that finds the word waits for the store to end
+     * ({@link StoresUnderWay}), and one that does not find it marked its write before
+     * that check, which then keeps the answer out. A fetch that holds the lock writes the
+     * word into it; one that does not (it went on alone after the lock timeout, after a
+     * "stored" lock, or after a write took its lock) takes the lock with the word, so
+     * that no store goes unannounced. The claim to store under, the one held or the one
+     * taken now; empty if the store must not go on: another replica fetches or stores the
+     * key, and its answer is the one memcached gets, or memcached failed. The claim as it
+     * is where locks are off or the key is too long for one: then nothing holds a write
+     * back.
+     */
+    public Mono<Claim> storing(String key, Claim claim) {
+        String lockKey = LockKey.of(key);
+        if (!enabled || !MemcachedLimits.fitsKeyLength(lockKey)) {
+            return Mono.just(claim);
+        }
+        // A lock that says "stored" is held by nobody: a store that ended leaves it for a
+        // moment. It is taken over (read, then written, as HeldLock does), so that a
+        // refresh right after a store is stored too.
+        Mono<Claim> taken = Mono.defer(() -> {
+            HeldLock mine = new HeldLock(memcached, lockKey, ttlSeconds);
+            return memcached.add(lockKey, ttlSeconds, mine.storingNow())
+                .flatMap(added -> added ? Mono.just(true)
+                        : memcached.get(lockKey)
+                            .filter(lock -> LockWord.of(lock).saysStored())
+                            .flatMap(stored -> memcached.set(lockKey, ttlSeconds, mine.storingNow())))
+                .filter(said -> said)
+                .map(said -> mine);
+        });
+        Mono<Claim> announced = claim instanceof HeldLock held
+                ? held.storing().filter(said -> said).<Claim>map(said -> held).switchIfEmpty(taken) : taken;
+        return announced.onErrorResume(failure -> Mono.empty());
+    }
+
+    /**
+     * Gives a held lock back, once; a failed delete only leaves it to expire, so nobody
+     * waits for its answer.
+     */
+    public void release(Claim claim) {
+        if (claim instanceof HeldLock held) {
+            held.release();
+        }
+    }
+
+    private static final class LockGone extends RuntimeException {
+
+        LockGone() {
+            super(null, null, false, false);
+        }
+
+    }
+
+}

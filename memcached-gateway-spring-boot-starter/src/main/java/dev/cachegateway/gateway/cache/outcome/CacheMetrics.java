@@ -1,0 +1,127 @@
+package dev.cachegateway.gateway.cache.outcome;
+
+import java.util.Locale;
+import java.util.function.Function;
+
+import dev.cachegateway.gateway.cache.policy.StoreDecision.Skip;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+
+/**
+ * What the cache does, for Micrometer: {@code memcached.cache.lookups} by result, which
+ * is the request's {@code X-Cache}, one of {@link XCache}'s values in lower case (hit,
+ * miss, coalesced, bypass, error, updating, stale, expired, revalidated),
+ * {@code memcached.cache.bypasses} by reason, and {@code memcached.cache.stores} by
+ * result and reason. Every counter is made once, so counting costs a request no registry
+ * lookup.
+ */
+public final class CacheMetrics {
+
+    /** Why a request was not looked up. */
+    public enum Bypass {
+
+        /** A method other than GET or HEAD. */
+        METHOD,
+        /** A bypass header such as Authorization. */
+        HEADER,
+        /** No usable key: the path does not decode, or the key is over 250 bytes. */
+        KEY
+
+    }
+
+    /** Why a storable answer did not reach memcached. */
+    public enum Drop {
+
+        /** Too many stores already waiting for memcached. */
+        BUSY,
+        /** The circuit breaker is open. */
+        CIRCUIT_OPEN,
+        /** memcached failed, timed out or refused the item. */
+        FAILED,
+        /**
+         * A write to the key came after the backend was asked, so the answer may predate
+         * it; or it could not tell.
+         */
+        OVERTAKEN,
+        /**
+         * Another replica fetches or stores the key, and its answer is the one memcached
+         * gets; or memcached could not take the lock that holds a write back while the
+         * store is on its way.
+         */
+        LOCKED
+
+    }
+
+    // Indexed by ordinal: one counter per value, made once.
+    private final Counter[] lookups;
+
+    private final Counter[] bypasses;
+
+    private final Counter[] skippedStores;
+
+    private final Counter[] droppedStores;
+
+    private final Counter stored;
+
+    public CacheMetrics(MeterRegistry registry) {
+        this.lookups = counters(XCache.values(),
+                status -> Counter.builder("memcached.cache.lookups")
+                    .description("Requests through a cached route, by their X-Cache")
+                    .tag("result", tag(status))
+                    .register(registry));
+        this.bypasses = counters(Bypass.values(),
+                reason -> Counter.builder("memcached.cache.bypasses")
+                    .description("Requests that were not looked up")
+                    .tag("reason", tag(reason))
+                    .register(registry));
+        this.skippedStores = counters(Skip.values(), reason -> store(registry, "skipped", tag(reason)));
+        this.droppedStores = counters(Drop.values(),
+                reason -> store(registry, reason == Drop.FAILED ? "failed" : "dropped", tag(reason)));
+        this.stored = store(registry, "stored", "none");
+    }
+
+    public void lookup(XCache status) {
+        lookups[status.ordinal()].increment();
+    }
+
+    public void bypass(Bypass reason) {
+        bypasses[reason.ordinal()].increment();
+    }
+
+    public void stored() {
+        stored.increment();
+    }
+
+    public void skipped(Skip reason) {
+        skippedStores[reason.ordinal()].increment();
+    }
+
+    public void dropped(Drop reason) {
+        droppedStores[reason.ordinal()].increment();
+    }
+
+    /**
+     * An enum value as a meter tag, and as a Cache-Status detail: lower case, with '-'
+     * for '_'.
+     */
+    public static String tag(Enum<?> value) {
+        return value.name().toLowerCase(Locale.ROOT).replace('_', '-');
+    }
+
+    private static <E extends Enum<E>> Counter[] counters(E[] values, Function<E, Counter> counter) {
+        Counter[] counters = new Counter[values.length];
+        for (E value : values) {
+            counters[value.ordinal()] = counter.apply(value);
+        }
+        return counters;
+    }
+
+    private static Counter store(MeterRegistry registry, String result, String reason) {
+        return Counter.builder("memcached.cache.stores")
+            .description("Backend answers after a miss, by what became of them")
+            .tag("result", result)
+            .tag("reason", reason)
+            .register(registry);
+    }
+
+}

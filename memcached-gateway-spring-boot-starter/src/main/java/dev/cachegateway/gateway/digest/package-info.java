@@ -1,0 +1,7 @@
+/**
+ * Digests the gateway computes for identity, never for security.
+ */
+@NullMarked
+package dev.cachegateway.gateway.digest;
+
+import org.jspecify.annotations.NullMarked;

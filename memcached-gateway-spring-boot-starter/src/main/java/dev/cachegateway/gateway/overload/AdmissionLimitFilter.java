@@ -1,0 +1,74 @@
+package dev.cachegateway.gateway.overload;
+
+import java.time.Duration;
+
+import dev.cachegateway.gateway.overload.Rejections.Limit;
+import io.github.resilience4j.bulkhead.Bulkhead;
+import io.github.resilience4j.bulkhead.BulkheadConfig;
+import reactor.core.publisher.Mono;
+
+import org.springframework.context.ApplicationContext;
+import org.springframework.core.Ordered;
+import org.springframework.web.server.ServerWebExchange;
+import org.springframework.web.server.WebFilter;
+import org.springframework.web.server.WebFilterChain;
+
+/**
+ * The door: at most {@code memcached.overload.max-concurrent-requests} requests at once,
+ * and a fast 503 for any more. Past a point every request admitted makes all of them
+ * slower, until none is answered in time; turning the excess away at once keeps the
+ * others fast, and tells clients when to come back. Health and probes are never turned
+ * away, so that an orchestrator never restarts a gateway for being busy.
+ */
+final class AdmissionLimitFilter implements WebFilter, Ordered {
+
+    /**
+     * Before anything else the gateway does for a request, except marking HTTP/1.0
+     * keep-alive on its answer.
+     */
+    static final int ORDER = Ordered.HIGHEST_PRECEDENCE + 1;
+
+    private final Bulkhead requests;
+
+    private final Rejections rejections;
+
+    private final ApplicationContext context;
+
+    AdmissionLimitFilter(int maxConcurrentRequests, Rejections rejections, ApplicationContext context) {
+        this.requests = Bulkhead.of("gateway-requests",
+                BulkheadConfig.custom()
+                    .maxConcurrentCalls(maxConcurrentRequests)
+                    // Never wait: a queue at the door is the overload itself.
+                    .maxWaitDuration(Duration.ZERO)
+                    .build());
+        this.rejections = rejections;
+        this.context = context;
+    }
+
+    @Override
+    public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
+        if (isExempt(exchange)) {
+            return chain.filter(exchange);
+        }
+        if (!requests.tryAcquirePermission()) {
+            return rejections.reject(exchange, Limit.REQUESTS);
+        }
+        return chain.filter(exchange).doFinally(signal -> requests.onComplete());
+    }
+
+    // The management port shares this filter when it runs apart, and is told by its own
+    // application context.
+    private boolean isExempt(ServerWebExchange exchange) {
+        if (exchange.getApplicationContext() != context) {
+            return true;
+        }
+        String path = exchange.getRequest().getPath().value();
+        return path.startsWith("/actuator/health") || path.equals("/livez") || path.equals("/readyz");
+    }
+
+    @Override
+    public int getOrder() {
+        return ORDER;
+    }
+
+}

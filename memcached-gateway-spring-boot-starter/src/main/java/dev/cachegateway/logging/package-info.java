@@ -1,7 +1,0 @@
-/**
- * Logging that stays readable when the same failure repeats on every request.
- */
-@NullMarked
-package dev.cachegateway.logging;
-
-import org.jspecify.annotations.NullMarked;

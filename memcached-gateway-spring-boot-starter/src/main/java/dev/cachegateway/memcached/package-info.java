@@ -1,8 +1,0 @@
-/**
- * memcached as the gateway uses it: the reactive client API over spymemcached, its
- * settings and its limits.
- */
-@NullMarked
-package dev.cachegateway.memcached;
-
-import org.jspecify.annotations.NullMarked;
