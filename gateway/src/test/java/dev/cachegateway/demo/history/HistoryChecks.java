@@ -55,9 +55,10 @@ import dev.cachegateway.demo.history.VersionedOrigin.Call;
  * request to the second call (a lookup or store failed, or a killed server lost the item:
  * failures.md, the gateway goes to the origin); and a purge answered 503 (memcached
  * unavailable) then.</li>
- * <li>origin slow (answers delayed beyond the lock timeout): a second call that began
- * before the slow first call was answered, or within a second of it, or by a request that
- * waited out the lock timeout while the origin was slow, on a lead of any variant
+ * <li>origin slow (answers delayed beyond the lock timeout): a call that began before an
+ * earlier slow call was answered, or within a second of it (a slow call outlives the lock
+ * it was made under, so calls can chain), or by a request that waited out the lock
+ * timeout while the origin was slow, on a lead of any variant
  * ({@link Excuse#ORIGIN_SLOW}): the requests waiting on a lead and the other replica go
  * themselves once the lock timeout passes (request-flow.md, misses that arrive
  * together).</li>

@@ -82,14 +82,15 @@ final class RepeatedCalls {
             for (int i = 1; i < sameVersion.size(); i++) {
                 Call first = sameVersion.get(0);
                 Call again = sameVersion.get(i);
-                found.add(new Repeat(what, i + 1, first, again, excuse(first, again),
-                        slices.around(first.path(), first.startedAt())));
+                found.add(new Repeat(what, i + 1, first, again, excuse(first, again, sameVersion.subList(0, i)),
+                        slices.around(first.path(), first.startedAt())
+                                + slices.around(again.path(), again.startedAt())));
             }
         });
         return found;
     }
 
-    private @Nullable Excuse excuse(Call first, Call again) {
+    private @Nullable Excuse excuse(Call first, Call again, List<Call> earlier) {
         Optional<Request> lead = leaderOf(first).or(() -> leftItsLead(first));
         // Two calls that began together may have been asked in either order: the earlier
         // lead counts.
@@ -116,9 +117,13 @@ final class RepeatedCalls {
                     && f.overlaps(firstAsked - MEMCACHED_RECOVERY, again.startedAt()))) {
             return Excuse.MEMCACHED_FAULT;
         }
-        if (again.startedAt() <= first.answeredAt() + SLOW_SLACK && faults.stream()
-            .anyMatch(f -> f.kind() == FaultSchedule.Kind.ORIGIN_SLOW
-                    && f.overlaps(first.startedAt(), first.answeredAt()))) {
+        // Any earlier call, not only the first: a slow call outlives the lock it was made
+        // under, so the next one may be made under a lock of its own while it runs, and
+        // so may the one after that.
+        if (earlier.stream()
+            .anyMatch(before -> again.startedAt() <= before.answeredAt() + SLOW_SLACK && faults.stream()
+                .anyMatch(f -> f.kind() == FaultSchedule.Kind.ORIGIN_SLOW
+                        && f.overlaps(before.startedAt(), before.answeredAt())))) {
             return Excuse.ORIGIN_SLOW;
         }
         // A request that waited out the lock timeout on a slow lead asks the origin

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
 
+import dev.cachegateway.demo.history.History.Fault;
 import dev.cachegateway.demo.history.History.Request;
 import dev.cachegateway.demo.history.RepeatedCalls.Excuse;
 import dev.cachegateway.demo.history.RepeatedCalls.Repeat;
@@ -65,6 +66,22 @@ class RepeatedCallsTests {
         assertThat(repeats(List.of(GAVE_UP, purge, NEXT))).singleElement()
             .extracting(Repeat::excuse)
             .isEqualTo(Excuse.PURGE);
+    }
+
+    // As pool seed 5 once ran with the origin slow (2.5 s a call, the lock 2 s): the lock
+    // expired under the first slow call, and another replica called again under a lock
+    // of its own; that lock expired under the second, and a third call came after the
+    // first was answered, while the second was still on its way.
+    @Test
+    void excusesACallWhileAnyEarlierSlowCallWasOnItsWay() {
+        Call first = new Call(PATH, "GET", 26, 203, 0, 2_500 * MS, "null");
+        Call second = new Call(PATH, "GET", 26, 204, 1_860 * MS, 4_360 * MS, "null");
+        Call third = new Call(PATH, "GET", 26, 205, 3_900 * MS, 3_910 * MS, "null");
+        List<Fault> slow = List.of(new Fault(FaultSchedule.Kind.ORIGIN_SLOW, -100 * MS, 2_100 * MS));
+
+        assertThat(new RepeatedCalls(List.of(), List.of(first, second, third), slow,
+                new HistorySlices(List.of(), slow, List.of()))
+            .all()).extracting(Repeat::excuse).containsExactly(Excuse.ORIGIN_SLOW, Excuse.ORIGIN_SLOW);
     }
 
     private static List<Repeat> repeats(List<Request> requests) {
