@@ -68,14 +68,15 @@ final class AgeChecks {
     }
 
     // A 304 makes a stored answer as young as the 304 (RFC 9111 4.3.4): the latest one
-    // for its version and variant before the read ended, the read's own revalidation
-    // included, whichever replica's copy it refreshed, so that the lower bound stays one.
+    // for its version and variant asked before the read ended, the read's own included
+    // (the origin notes its answer only after sending it, so the read may end first),
+    // whichever replica's copy it refreshed, so that the lower bound stays one.
     private long validatedAt(Call call, Request read) {
         return revalidations.stream()
             .filter(again -> again.path().equals(call.path()) && again.version() == call.version()
                     && again.language().equals(call.language()))
+            .filter(again -> again.startedAt() < read.endedAt() && again.answeredAt() > call.answeredAt())
             .mapToLong(Call::answeredAt)
-            .filter(at -> at > call.answeredAt() && at < read.endedAt())
             .max()
             .orElse(call.answeredAt());
     }

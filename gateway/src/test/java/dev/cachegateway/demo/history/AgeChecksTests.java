@@ -73,6 +73,19 @@ class AgeChecksTests {
             .isEmpty();
     }
 
+    // The origin notes a 304 once it has sent it: the read it answered may have ended
+    // first.
+    @Test
+    void takesTheReadsOwnRevalidationThatTheOriginNotedAfterTheReadEnded() {
+        Call revalidated = new Call("/api/v1/comments/w-9", VersionedOrigin.REVALIDATED, 1, 0, 20 * SECOND,
+                20 * SECOND + SECOND / 10, "en");
+        Call stored = new Call("/api/v1/comments/w-9", "GET", 1, 8, 0, SECOND / 10, "en");
+
+        assertThat(check(read("/api/v1/whole/comments/w-9", 8, "REVALIDATED", null, 20 * SECOND - SECOND / 200), stored,
+                revalidated))
+            .isEmpty();
+    }
+
     private static Request read(String path, long serial, String xCache, String age, long at) {
         String originPath = path.replace("/whole", "");
         return new Request(1, 0, "GET", path, originPath, null, at, at + SECOND / 100, 200,
