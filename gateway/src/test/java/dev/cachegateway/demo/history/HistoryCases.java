@@ -80,7 +80,11 @@ final class HistoryCases {
             // 168 histories. A store that failed or timed out would do it: each history's
             // summary now says how many the gateways counted. In processes it once showed
             // a coalesced answer told Age 0 at 1.3 s, shared late by a gateway paused
-            // while the answer waited to be read (HeldAnswerTests, fixed). With the
+            // while the answer waited to be read (HeldAnswerTests, fixed), and later Age
+            // 5
+            // where the origin's 5 and a second since its answer made 6: a leader paused
+            // between asking and sharing aged its answer from the share, not from the
+            // ask (InFlightRequestsTests, fixed). With the
             // fault, a write through a gateway paused (SIGSTOP) for 2 s while it marked
             // and deleted answered 200 and the old item was served after it, which owed
             // invalidations should settle; gateways in processes only

@@ -211,6 +211,25 @@ class InFlightRequestsTests {
         assertThat(enter("/a").leads()).as("a lookup sent after the store ended").isTrue();
     }
 
+    // As a history with a gateway paused by SIGSTOP once showed (seed
+    // 4028949163368090680):
+    // a gateway that stalls between asking the backend and sharing the answer hands it on
+    // as old as it is, from when the backend was asked (RFC 9111 4.2.3's response delay).
+    @Test
+    void agesASharedAnswerFromWhenTheLeaderAskedTheBackend() {
+        Ticket leader = enter("/a");
+        Ticket follower = enter("/a");
+        HttpHeaders headers = new HttpHeaders();
+        headers.set(HttpHeaders.AGE, "5");
+
+        leader.share(new CapturedResponse(HttpStatus.OK, headers, new byte[] { 1 }),
+                System.currentTimeMillis() - 3_000);
+
+        StepVerifier.create(follower.answer().map(shared -> shared.headers().getFirst(HttpHeaders.AGE)))
+            .expectNext("8")
+            .verifyComplete();
+    }
+
     private static CapturedResponse answer() {
         return new CapturedResponse(HttpStatus.OK, new HttpHeaders(), new byte[] { 1 });
     }

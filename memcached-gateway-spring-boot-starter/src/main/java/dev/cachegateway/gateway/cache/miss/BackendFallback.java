@@ -37,8 +37,11 @@ public final class BackendFallback {
      */
     public interface Waiters {
 
-        /** The answer, now on its way into memcached. */
-        default void share(CapturedResponse answer) {
+        /**
+         * The answer, now on its way into memcached; the backend was asked for it at
+         * {@code askedAt} (System.currentTimeMillis()).
+         */
+        default void share(CapturedResponse answer, long askedAt) {
         }
 
         /** The shared answer is in memcached, or will not get there. */
@@ -129,7 +132,7 @@ public final class BackendFallback {
                         CapturedResponse captured = format.capture(answer, requestHeaders);
                         // Shared first: a store that fails at once ends the lead, and
                         // must find the answer given.
-                        waiters.share(captured);
+                        waiters.share(captured, askedAt);
                         store.store(key, captured, decision, fence, waiters, askedAt);
                     }
 

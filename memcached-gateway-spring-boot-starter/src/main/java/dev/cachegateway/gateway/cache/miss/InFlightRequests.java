@@ -37,10 +37,11 @@ public final class InFlightRequests {
     // The leader's answer, the fence it took before it asked the backend, for followers
     // to check, and when its answer's store ended, by System.nanoTime(), if it has.
     // clientLeft: the leader's client went away; the lead goes on, and only requests that
-    // looked up may join it. sharedAt: when the answer was shared, by
-    // System.currentTimeMillis(), so that one handed on later is aged.
+    // looked up may join it. askedAt: when the leader asked the backend for the shared
+    // answer, by System.currentTimeMillis(), so that one handed on later is aged by all
+    // the time since, as RFC 9111 4.2.3 counts a response's delay into its age.
     private record Flight(Sinks.One<CapturedResponse> answer, Sinks.One<Fence> fence, AtomicLong endedAt,
-            AtomicBoolean clientLeft, AtomicLong sharedAt) {
+            AtomicBoolean clientLeft, AtomicLong askedAt) {
 
         static final long RUNNING = Long.MIN_VALUE;
 
@@ -135,13 +136,13 @@ public final class InFlightRequests {
         }
 
         /**
-         * For a follower: the leader's answer, aged by the time since it was shared, or
-         * empty if the leader had none to share.
+         * For a follower: the leader's answer, aged by the time since the leader asked
+         * for it, or empty if the leader had none to share.
          */
         Mono<CapturedResponse> answer() {
             return flight.answer()
                 .asMono()
-                .map(shared -> HeldAnswer.aged(shared, System.currentTimeMillis() - flight.sharedAt().get()));
+                .map(shared -> HeldAnswer.aged(shared, System.currentTimeMillis() - flight.askedAt().get()));
         }
 
         /**
@@ -177,11 +178,21 @@ public final class InFlightRequests {
 
         /**
          * For the leader: hands its answer to every follower, and to every request for
-         * the key that arrives until {@link #end}.
+         * the key that arrives until {@link #end}; it is as old as its own {@code Age}
+         * says now.
          */
         void share(CapturedResponse response) {
+            share(response, System.currentTimeMillis());
+        }
+
+        /**
+         * The same for an answer the backend was asked for at {@code askedAt}, by
+         * {@link System#currentTimeMillis()}: it ages from then, however long the gateway
+         * took to receive and share it.
+         */
+        void share(CapturedResponse response, long askedAt) {
             shared = true;
-            flight.sharedAt().set(System.currentTimeMillis());
+            flight.askedAt().set(askedAt);
             flight.answer().tryEmitValue(response);
         }
 

@@ -54,9 +54,9 @@ final class Lead implements Waiters {
     private volatile boolean varies;
 
     @Override
-    public void share(CapturedResponse answer) {
+    public void share(CapturedResponse answer, long askedAt) {
         varies = Variants.varies(answer.headers());
-        ticket.share(answer);
+        ticket.share(answer, askedAt);
     }
 
     // A lock that says "stored" sends a replica that claims it to the item, which answers

@@ -158,7 +158,8 @@ public final class MissCoalescing {
             CapturedResponse answer = format
                 .answer(stored.get(), item.get().flags(), MetaItem.TTL_UNKNOWN, System.currentTimeMillis())
                 .response();
-            lead.share(Variants.tagged(answer, stored.get().stored().headers()));
+            // Its Age was counted as it was read: it ages from now.
+            lead.share(Variants.tagged(answer, stored.get().stored().headers()), System.currentTimeMillis());
             lead.stored();
             if (!format.canAnswer(exchange.getRequest().getHeaders(), stored.get().stored())) {
                 outcome.varyMiss();

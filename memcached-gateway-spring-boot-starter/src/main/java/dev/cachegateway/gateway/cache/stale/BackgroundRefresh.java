@@ -88,7 +88,7 @@ public final class BackgroundRefresh {
         }
 
         @Override
-        public void share(CapturedResponse response) {
+        public void share(CapturedResponse response, long askedAt) {
             storing.set(true);
         }
 
