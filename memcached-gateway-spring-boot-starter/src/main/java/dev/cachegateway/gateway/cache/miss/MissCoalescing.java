@@ -44,6 +44,9 @@ public final class MissCoalescing {
 
     private final FreshAnswers answers;
 
+    // How long a lead whose client left may still take: its followers wait no longer.
+    private final Duration lockTimeout;
+
     public MissCoalescing(InFlightRequests inFlight, ReplicaLocks replicas, WriteFences fences, BackendFallback backend,
             ItemFormat format, ReactiveMemcached memcached, Duration lockTimeout) {
         this.inFlight = inFlight;
@@ -53,6 +56,7 @@ public final class MissCoalescing {
         this.format = format;
         this.followers = new Followers(fences, backend, format, lockTimeout, replicas);
         this.answers = new FreshAnswers(memcached, format);
+        this.lockTimeout = lockTimeout;
     }
 
     /**
@@ -125,7 +129,7 @@ public final class MissCoalescing {
             ticket.fenced(taken.getT2());
             return lead(exchange, chain, key, outcome, new Lead(ticket, taken.getT1(), replicas, key), taken.getT2(),
                     recheck, true);
-        }).doFinally(signal -> ticket.release()), ticket::clientLeft);
+        }).doFinally(signal -> ticket.release()), ticket::clientLeft, lockTimeout);
     }
 
     // claimAgain: whether a replica that waited for another's item, and found none,
