@@ -92,6 +92,29 @@ class WritesWinTests {
     }
 
     @Test
+    void aRequestAfterAWriteDoesNotJoinALeadFromBeforeItWhenMemcachedFailsSince() throws Exception {
+        String path = "/api/v1/comments/44";
+        // Within the lock timeout, so that a request that joins it waits for its answer.
+        CompletableFuture<ResponseEntity<byte[]>> lead = slowLead(path, GatewayPair.LOCK_TIMEOUT.minusMillis(500));
+
+        // The write marks memcached, which then times out the request's read of the mark.
+        write("other", path);
+        DockerClient docker = pair.memcached().getDockerClient();
+        docker.pauseContainerCmd(pair.memcached().getContainerId()).exec();
+        ResponseEntity<byte[]> after;
+        try {
+            assertThat(lead.isDone()).as("the lead is still in flight when memcached fails").isFalse();
+            after = get(first, path);
+        }
+        finally {
+            docker.unpauseContainerCmd(pair.memcached().getContainerId()).exec();
+        }
+
+        assertThat(body(after)).isEqualTo(versioned(2));
+        assertThat(body(lead.get(15, TimeUnit.SECONDS))).isEqualTo(versioned(1));
+    }
+
+    @Test
     void aWriteThatMemcachedMissedIsInvalidatedOnceMemcachedAnswersAgain() throws Exception {
         String path = "/api/v1/comments/45";
         backend.replyByCall(path, call -> Reply.json(versioned(version.get()), "public, max-age=60"));
@@ -127,12 +150,16 @@ class WritesWinTests {
             .anyMatch(breaker -> breaker.getState() == CircuitBreaker.State.OPEN);
     }
 
-    // Through the first gateway. The first call, this GET, reads version 1 and answers
-    // 1.5 s later; every later call answers the version it reads.
     private CompletableFuture<ResponseEntity<byte[]>> slowLead(String path) {
+        return slowLead(path, Duration.ofMillis(1500));
+    }
+
+    // Through the first gateway. The first call, this GET, reads version 1 and answers
+    // after the delay; every later call answers the version it reads.
+    private CompletableFuture<ResponseEntity<byte[]>> slowLead(String path, Duration delay) {
         backend.replyByCall(path, call -> {
             Reply reply = Reply.json(versioned(version.get()), "public, max-age=60");
-            return call == 1 ? reply.after(Duration.ofMillis(1500)) : reply;
+            return call == 1 ? reply.after(delay) : reply;
         });
         CompletableFuture<ResponseEntity<byte[]>> lead = gets.get(GatewayReplicas.uri(first, path)).toFuture();
         await().atMost(Duration.ofSeconds(10)).until(() -> backend.calls(path) == 1);

@@ -85,11 +85,21 @@ class WriteFencesTests {
     }
 
     @Test
-    void forbidsTheStoreButAllowsTheJoiningOfAFetchWhoseFenceMemcachedCouldNotRead() {
+    void forbidsTheStoreAndTheJoiningOfAFetchWhoseFenceMemcachedCouldNotRead() {
         Fence unread = new Fence("/a", null, System.nanoTime());
 
         StepVerifier.create(fences.allowsStore(unread)).expectNext(false).verifyComplete();
-        StepVerifier.create(fences.allowsJoining(unread)).expectNext(true).verifyComplete();
+        StepVerifier.create(fences.allowsJoining(unread)).expectNext(false).verifyComplete();
+    }
+
+    @Test
+    void forbidsTheJoiningOfAFetchWhenMemcachedFailsAfterAWriteMarkedIt() throws Exception {
+        Fence fence = fences.take("/a").block(DEADLINE);
+        fences.mark("/a").block(DEADLINE);
+
+        client.close();
+
+        StepVerifier.create(fences.allowsJoining(fence)).expectNext(false).verifyComplete();
     }
 
     @Test

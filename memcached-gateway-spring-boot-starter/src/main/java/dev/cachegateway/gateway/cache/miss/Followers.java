@@ -20,8 +20,8 @@ import org.springframework.web.server.ServerWebExchange;
 /**
  * The requests that follow a lead in flight in this gateway: each waits for the leader's
  * answer, no longer than the lock timeout, unless a write to the key was marked since the
- * leader asked the backend ({@link WriteFences}); a request that arrives after a write
- * never takes an answer that may predate it.
+ * leader asked the backend, or memcached cannot say ({@link WriteFences}); a request that
+ * arrives after a write never takes an answer that may predate it.
  */
 final class Followers {
 

@@ -70,15 +70,16 @@ public final class WriteFences {
 
     /**
      * Whether a request that arrives now may take the answer of the fetch that took
-     * {@code fence}: no write was marked since. A mark that cannot be read allows it:
-     * memcached is failing, so the write could not mark either, and letting the request
-     * ask the backend alone would only add to the backend's load.
+     * {@code fence}: no write was marked since. A mark that cannot be read, when the
+     * fetch began or now, forbids it: a write may have marked memcached just before it
+     * began failing, and only the mark can tell. While memcached fails, such a request
+     * asks the backend itself.
      */
     public Mono<Boolean> allowsJoining(Fence fence) {
         if (fence.mark() == null) {
-            return Mono.just(true);
+            return Mono.just(false);
         }
-        return read(fence.key()).map(fence.mark()::equals).onErrorReturn(true);
+        return read(fence.key()).map(fence.mark()::equals).onErrorReturn(false);
     }
 
     private Mono<String> read(String key) {
