@@ -7,10 +7,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 import dev.cachegateway.gateway.memcached.operation.GatewayDelayException;
+import dev.cachegateway.demo.support.JvmPause;
 import dev.cachegateway.demo.support.MemcachedContainer;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -67,7 +67,7 @@ class GatewayDelayTests {
             List<CompletableFuture<?>> lookups = lookups(12);
             // Past the longest wait: they are given up on as soon as the gateway runs
             // again.
-            stopThisJvmFor(MAX_GATEWAY_DELAY.multipliedBy(2));
+            JvmPause.stopFor(MAX_GATEWAY_DELAY.multipliedBy(2));
             return failuresOf(lookups);
         });
 
@@ -88,7 +88,7 @@ class GatewayDelayTests {
     void answersLookupsThatOutlastAPauseOfTheGatewayAlone() throws Exception {
         List<CompletableFuture<?>> lookups = lookups(12);
         // Longer than the timeout, within the longest wait.
-        stopThisJvmFor(Duration.ofMillis(700));
+        JvmPause.stopFor(Duration.ofMillis(700));
 
         assertThat(failuresOf(lookups)).isEmpty();
         assertThat(client.servers().get(0).circuitBreaker()).isEqualTo(CircuitBreaker.State.CLOSED);
@@ -133,18 +133,6 @@ class GatewayDelayTests {
         finally {
             memcached.getDockerClient().unpauseContainerCmd(memcached.getContainerId()).exec();
         }
-    }
-
-    // A child process stops this JVM and starts it again; the JVM cannot do either to
-    // itself.
-    private static void stopThisJvmFor(Duration stopped) throws Exception {
-        long pid = ProcessHandle.current().pid();
-        double seconds = stopped.toMillis() / 1000.0;
-        Process child = new ProcessBuilder("sh", "-c",
-                "kill -STOP " + pid + "; sleep " + seconds + "; kill -CONT " + pid)
-            .start();
-        assertThat(child.waitFor(30, TimeUnit.SECONDS)).isTrue();
-        assertThat(child.exitValue()).isZero();
     }
 
 }

@@ -7,7 +7,9 @@ import dev.cachegateway.gateway.cache.hit.NearCache;
 import dev.cachegateway.gateway.cache.key.CacheKeyTemplate;
 import dev.cachegateway.gateway.memcached.MemcachedLimits;
 import dev.cachegateway.gateway.memcached.ReactiveMemcached;
+import dev.cachegateway.gateway.memcached.operation.GatewayDelayException;
 import reactor.core.publisher.Mono;
+import reactor.util.retry.Retry;
 
 import org.springframework.boot.actuate.endpoint.annotation.DeleteOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
@@ -55,7 +57,13 @@ class MemcachedCacheEndpoint {
         // This gateway's near-cache forgets the item at once; other replicas' keep it for
         // up to their TTL.
         nearCache.invalidate(key);
+        // A delete given up on because this gateway was paused past its longest wait
+        // says nothing of memcached, and may have landed or not: it is sent once more,
+        // as a delete may be, rather than answered 503.
         return memcached.delete(key)
+            .retryWhen(Retry.max(1)
+                .filter(GatewayDelayException.class::isInstance)
+                .onRetryExhaustedThrow((spec, signal) -> signal.failure()))
             .map(deleted -> new WebEndpointResponse<Map<String, Object>>(Map.of("key", key, "deleted", deleted)))
             .onErrorResume(failure -> Mono.just(new WebEndpointResponse<>(
                     Map.of("key", key, "error", "memcached unavailable: " + failure.getClass().getSimpleName()),
