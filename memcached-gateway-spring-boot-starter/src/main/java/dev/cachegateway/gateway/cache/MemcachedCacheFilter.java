@@ -10,8 +10,6 @@ import dev.cachegateway.gateway.cache.invalidate.WriteInvalidation;
 import dev.cachegateway.gateway.cache.outcome.CacheMetrics;
 import dev.cachegateway.gateway.cache.outcome.CacheMetrics.Bypass;
 import dev.cachegateway.gateway.cache.outcome.CacheOutcome;
-import dev.cachegateway.gateway.cache.response.CapturedResponseWriter;
-import dev.cachegateway.gateway.cache.revalidate.Revalidation;
 import reactor.core.publisher.Mono;
 
 import org.springframework.cloud.gateway.filter.GatewayFilter;
@@ -47,6 +45,8 @@ public final class MemcachedCacheFilter implements GatewayFilter, Ordered {
 
     private final WriteInvalidation invalidation;
 
+    private final LookupResponder responder;
+
     /**
      * @param items the lookup every route shares
      * @param bypassHeaders the request headers that make a request pass the cache
@@ -62,6 +62,7 @@ public final class MemcachedCacheFilter implements GatewayFilter, Ordered {
         this.metrics = metrics;
         this.route = route;
         this.invalidation = invalidation;
+        this.responder = new LookupResponder(route);
     }
 
     @Override
@@ -83,12 +84,12 @@ public final class MemcachedCacheFilter implements GatewayFilter, Ordered {
         Supplier<Mono<Void>> lookUp = () -> {
             long startedAt = System.nanoTime();
             return items.lookUp(key, request.getHeaders(), route.format(), route.refreshAhead())
-                .flatMap(lookup -> respond(exchange, chain, key, outcome, lookup, startedAt));
+                .flatMap(lookup -> responder.respond(exchange, chain, key, outcome, lookup, startedAt));
         };
         return route.misses().joinInFlight(exchange, chain, key, outcome, lookUp).orElseGet(() -> {
             EarlyLookup early = exchange.getAttribute(EarlyLookup.ATTRIBUTE);
             if (early != null && early.filter() == this && early.key().equals(key)) {
-                return respond(exchange, chain, key, outcome, early.lookup(), early.startedAt());
+                return responder.respond(exchange, chain, key, outcome, early.lookup(), early.startedAt());
             }
             // Hit or miss is decided before anything is written: a write is an empty
             // Mono, so chaining the fallback on emptiness would send every hit to the
@@ -115,52 +116,11 @@ public final class MemcachedCacheFilter implements GatewayFilter, Ordered {
             // A stale item, or one to refresh, needs the route's backend: the route
             // answers it.
             if (lookup instanceof Lookup.Hit hit && hit.age().fresh() && !hit.wonRefresh()) {
-                return hit(exchange, hit, CacheOutcome.of(exchange.getResponse(), metrics));
+                return LookupResponder.hit(exchange, hit, CacheOutcome.of(exchange.getResponse(), metrics));
             }
             exchange.getAttributes().put(EarlyLookup.ATTRIBUTE, new EarlyLookup(this, key, lookup, startedAt));
             return chain.filter(exchange);
         });
-    }
-
-    // startedAt: when the lookup was sent, so that a miss tells a lead that ended before
-    // it from one that did not.
-    private Mono<Void> respond(ServerWebExchange exchange, GatewayFilterChain chain, String key, CacheOutcome outcome,
-            Lookup lookup, long startedAt) {
-        if (lookup instanceof Lookup.Hit hit) {
-            if (!hit.age().fresh()) {
-                // A stale whole answer with a validator is revalidated by whichever
-                // request asks the backend.
-                Revalidation.ask(exchange, hit.stored());
-            }
-            return switch (hit.age().staleness()) {
-                case FRESH -> hit.wonRefresh() ? route.stale().hitRefreshedEarly(exchange, chain, key, hit, outcome)
-                        : hit(exchange, hit, outcome);
-                case WHILE_REVALIDATE -> route.stale().whileRevalidate(exchange, chain, key, hit, outcome);
-                case IF_ERROR -> route.stale()
-                    .ifError(exchange, hit, outcome,
-                            guarded -> route.misses().missAfterStale(guarded, chain, key, outcome));
-                case EXPIRED -> {
-                    outcome.expired(hit.age().ttl().orElse(0));
-                    yield route.misses().missAfterStale(exchange, chain, key, outcome);
-                }
-            };
-        }
-        if (lookup instanceof Lookup.Failed failed) {
-            // memcached is failing: storing would only add to its load.
-            outcome.error(failed.failure());
-            return chain.filter(exchange);
-        }
-        if (lookup == Lookup.UNUSABLE) {
-            outcome.varyMiss();
-            return chain.filter(exchange);
-        }
-        outcome.miss();
-        return route.misses().miss(exchange, chain, key, outcome, startedAt);
-    }
-
-    private Mono<Void> hit(ServerWebExchange exchange, Lookup.Hit hit, CacheOutcome outcome) {
-        outcome.hit();
-        return CapturedResponseWriter.write(exchange, hit.response());
     }
 
     private Optional<String> key(ServerHttpRequest request) {

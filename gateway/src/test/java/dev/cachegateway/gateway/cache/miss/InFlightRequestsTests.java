@@ -5,7 +5,6 @@ import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 
-import dev.cachegateway.gateway.cache.miss.InFlightRequests.Ticket;
 import dev.cachegateway.gateway.cache.response.CapturedResponse;
 import org.junit.jupiter.api.Test;
 import reactor.test.StepVerifier;
@@ -31,7 +30,7 @@ class InFlightRequestsTests {
         Ticket second = enter("/a");
         CapturedResponse answer = answer();
 
-        leader.share(answer);
+        leader.share(answer, System.currentTimeMillis());
 
         StepVerifier.create(first.answer()).expectNext(answer).verifyComplete();
         StepVerifier.create(second.answer()).expectNext(answer).verifyComplete();
@@ -55,7 +54,7 @@ class InFlightRequestsTests {
         inFlight.forget("/a");
         Ticket after = enter("/a");
         CapturedResponse answer = answer();
-        leader.share(answer);
+        leader.share(answer, System.currentTimeMillis());
         leader.end();
 
         assertThat(after.leads()).isTrue();
@@ -89,7 +88,7 @@ class InFlightRequestsTests {
     @Test
     void endsTheLeadSoThatTheNextRequestLooksMemcachedUpAgain() {
         Ticket leader = enter("/a");
-        leader.share(answer());
+        leader.share(answer(), System.currentTimeMillis());
         leader.release();
         leader.end();
 
@@ -100,7 +99,7 @@ class InFlightRequestsTests {
     void letsARequestWhoseLookupMissedJustBeforeTheStoreLandedFollowTheEndedLead() {
         Ticket leader = enter("/a");
         CapturedResponse answer = answer();
-        leader.share(answer);
+        leader.share(answer, System.currentTimeMillis());
         long lookedUpAt = System.nanoTime();
         leader.end();
 
@@ -113,7 +112,7 @@ class InFlightRequestsTests {
     @Test
     void forgetsAnEndedLeadOnceItsGraceHasPassed() {
         Ticket leader = enter("/a");
-        leader.share(answer());
+        leader.share(answer(), System.currentTimeMillis());
         long lookedUpAt = System.nanoTime();
         leader.end();
 
@@ -124,7 +123,7 @@ class InFlightRequestsTests {
     @Test
     void letsARequestWhoseLookupWasSentAfterTheStoreEndedLeadAgain() {
         Ticket leader = enter("/a");
-        leader.share(answer());
+        leader.share(answer(), System.currentTimeMillis());
         leader.end();
 
         Ticket next = enter("/a");
@@ -152,7 +151,7 @@ class InFlightRequestsTests {
     @Test
     void keepsALeadThatSharedAnAnswerUntilItEnds() {
         Ticket leader = enter("/b");
-        leader.share(new CapturedResponse(HttpStatus.OK, new HttpHeaders(), new byte[0]));
+        leader.share(new CapturedResponse(HttpStatus.OK, new HttpHeaders(), new byte[0]), System.currentTimeMillis());
 
         assertThat(leader.release()).isFalse();
         assertThat(leader.release()).isFalse();
@@ -180,7 +179,7 @@ class InFlightRequestsTests {
 
         assertThat(inFlight.follow("/a")).isEmpty();
         assertThat(enter("/a").leads()).isFalse();
-        leader.share(answer());
+        leader.share(answer(), System.currentTimeMillis());
         assertThat(joined.answer().block(Duration.ofSeconds(1))).isNotNull();
     }
 
@@ -190,7 +189,7 @@ class InFlightRequestsTests {
         Ticket follower = enter("/a");
         CapturedResponse answer = answer();
 
-        leader.share(answer);
+        leader.share(answer, System.currentTimeMillis());
         leader.release();
 
         StepVerifier.create(follower.answer()).expectNext(answer).verifyComplete();
@@ -201,7 +200,7 @@ class InFlightRequestsTests {
         Ticket leader = enter("/a");
         CapturedResponse answer = answer();
 
-        leader.share(answer);
+        leader.share(answer, System.currentTimeMillis());
         leader.release();
         Ticket late = enter("/a");
 

@@ -4,17 +4,9 @@ import java.time.Duration;
 import java.util.Optional;
 import java.util.function.Supplier;
 
-import dev.cachegateway.gateway.cache.format.DecodedItem;
 import dev.cachegateway.gateway.cache.format.ItemFormat;
-import dev.cachegateway.gateway.cache.format.Variants;
 import dev.cachegateway.gateway.cache.miss.Followers.Fallbacks;
-import dev.cachegateway.gateway.cache.miss.InFlightRequests.Ticket;
-import dev.cachegateway.gateway.cache.miss.WriteFences.Fence;
 import dev.cachegateway.gateway.cache.outcome.CacheOutcome;
-import dev.cachegateway.gateway.cache.response.CapturedResponse;
-import dev.cachegateway.gateway.cache.response.CapturedResponseWriter;
-import dev.cachegateway.gateway.memcached.CachedItem;
-import dev.cachegateway.gateway.memcached.MetaItem;
 import dev.cachegateway.gateway.memcached.ReactiveMemcached;
 import reactor.core.publisher.Mono;
 
@@ -36,13 +28,11 @@ public final class MissCoalescing {
 
     private final BackendFallback backend;
 
-    private final ItemFormat format;
-
     private final WriteFences fences;
 
     private final Followers followers;
 
-    private final FreshAnswers answers;
+    private final LeadingMiss leading;
 
     // How long a lead whose client left may still take: its followers wait no longer.
     private final Duration lockTimeout;
@@ -53,9 +43,8 @@ public final class MissCoalescing {
         this.replicas = replicas;
         this.fences = fences;
         this.backend = backend;
-        this.format = format;
         this.followers = new Followers(fences, backend, format, lockTimeout, replicas);
-        this.answers = new FreshAnswers(memcached, format);
+        this.leading = new LeadingMiss(backend, replicas, new FreshAnswers(memcached, format), format);
         this.lockTimeout = lockTimeout;
     }
 
@@ -127,51 +116,9 @@ public final class MissCoalescing {
         // request for the key want its answer.
         return OutlivesClient.of(Mono.zip(replicas.claim(key), fences.take(key)).flatMap(taken -> {
             ticket.fenced(taken.getT2());
-            return lead(exchange, chain, key, outcome, new Lead(ticket, taken.getT1(), replicas, key), taken.getT2(),
-                    recheck, true);
+            return leading.lead(exchange, chain, key, outcome, new Lead(ticket, taken.getT1(), replicas, key),
+                    taken.getT2(), recheck);
         }).doFinally(signal -> ticket.release()), ticket::clientLeft, lockTimeout);
-    }
-
-    // claimAgain: whether a replica that waited for another's item, and found none,
-    // claims the lock once more before it asks the backend, so that the replicas that
-    // waited with it wait for it rather than all asking at once.
-    private Mono<Void> lead(ServerWebExchange exchange, GatewayFilterChain chain, String key, CacheOutcome outcome,
-            Lead lead, Fence fence, boolean recheck, boolean claimAgain) {
-        if (!lead.waitsForAnotherReplica() && !lead.followsAStore() && !recheck) {
-            return backend.fetch(exchange, chain, key, outcome, lead, fence);
-        }
-        Supplier<Mono<CachedItem>> find = () -> answers.find(key, exchange.getRequest().getHeaders());
-        Mono<CachedItem> landed = lead.waitsForAnotherReplica() ? replicas.awaitItem(key, find) : find.get();
-        // Decided before writing: a written answer is an empty Mono too, and must not
-        // trigger a fetch.
-        return landed.map(Optional::of).defaultIfEmpty(Optional.empty()).flatMap(item -> {
-            if (item.isEmpty()) {
-                if (!lead.waitsForAnotherReplica()) {
-                    return backend.fetch(exchange, chain, key, outcome, lead, fence);
-                }
-                outcome.collapseFailed();
-                return claimAgain ? replicas.claim(key)
-                    .flatMap(again -> lead(exchange, chain, key, outcome, lead.with(again), fence, recheck, false))
-                        : backend.fetch(exchange, chain, key, outcome, lead, fence);
-            }
-            // Another replica stored it already.
-            Optional<DecodedItem> stored = format.decode(item.get());
-            if (stored.isEmpty()) {
-                return backend.fetch(exchange, chain, key, outcome, lead, fence);
-            }
-            CapturedResponse answer = format
-                .answer(stored.get(), item.get().flags(), MetaItem.TTL_UNKNOWN, System.currentTimeMillis())
-                .response();
-            // Its Age was counted as it was read: it ages from now.
-            lead.share(Variants.tagged(answer, stored.get().stored().headers()), System.currentTimeMillis());
-            lead.stored();
-            if (!format.canAnswer(exchange.getRequest().getHeaders(), stored.get().stored())) {
-                outcome.varyMiss();
-                return chain.filter(exchange);
-            }
-            outcome.coalesced();
-            return CapturedResponseWriter.write(exchange, answer);
-        });
     }
 
 }
