@@ -7,6 +7,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import dev.cachegateway.demo.support.CacheIntegrationTest;
+import dev.cachegateway.demo.support.RunsAlone;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -21,6 +22,7 @@ import org.springframework.test.web.reactive.server.WebTestClient;
 // It pauses memcached, which leaves its gateway's breaker open for a while: no other
 // class reuses that gateway.
 @DirtiesContext
+@RunsAlone
 class ManagementEndpointsTests extends CacheIntegrationTest {
 
     @LocalManagementPort

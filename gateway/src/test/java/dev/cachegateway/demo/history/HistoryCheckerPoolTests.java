@@ -3,6 +3,7 @@ package dev.cachegateway.demo.history;
 import java.util.stream.Stream;
 
 import dev.cachegateway.demo.history.HistoryCases.Case;
+import dev.cachegateway.demo.support.RunsAlone;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -13,6 +14,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * by Ketama, so that a killed server costs only its own keys and the lock of a key lives
  * where the key does.
  */
+@RunsAlone
 class HistoryCheckerPoolTests {
 
     static TwoGateways setup;

@@ -8,6 +8,7 @@ import java.util.stream.Stream;
 
 import dev.cachegateway.demo.history.FaultSchedule.Kind;
 import dev.cachegateway.demo.history.HistoryCases.Case;
+import dev.cachegateway.demo.support.RunsAlone;
 import dev.cachegateway.demo.history.TwoGateways.MemcachedTrouble;
 import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.AfterAll;
@@ -24,6 +25,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * history that shows it. The fixed cases of {@link HistoryCases} run every time, and one
  * random seed with faults, printed.
  */
+@RunsAlone
 class HistoryCheckerTests {
 
     static TwoGateways setup;

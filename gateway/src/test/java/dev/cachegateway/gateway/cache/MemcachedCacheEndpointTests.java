@@ -14,6 +14,7 @@ import dev.cachegateway.demo.support.HoldingProxy;
 import dev.cachegateway.demo.support.JvmPause;
 import dev.cachegateway.demo.support.MemcachedContainer;
 import dev.cachegateway.demo.support.MemcachedTextClient;
+import dev.cachegateway.demo.support.RunsAlone;
 import dev.cachegateway.gateway.cache.hit.NearCache;
 import dev.cachegateway.gateway.memcached.ReactiveMemcached;
 import dev.cachegateway.gateway.memcached.TestMemcached;
@@ -34,6 +35,7 @@ import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
  * stopped.
  */
 @Testcontainers
+@RunsAlone
 class MemcachedCacheEndpointTests {
 
     @Container

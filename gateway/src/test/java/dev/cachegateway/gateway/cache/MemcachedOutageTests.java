@@ -11,6 +11,7 @@ import com.github.dockerjava.api.model.ExposedPort;
 import com.github.dockerjava.api.model.PortBinding;
 import com.github.dockerjava.api.model.Ports;
 import dev.cachegateway.demo.GatewayApplication;
+import dev.cachegateway.demo.support.RunsAlone;
 import dev.cachegateway.gateway.memcached.ReactiveMemcached;
 import dev.cachegateway.gateway.memcached.TestMemcached;
 import dev.cachegateway.demo.support.CacheStatusMember;
@@ -45,6 +46,7 @@ import org.springframework.test.web.reactive.server.WebTestClient;
 @Testcontainers
 @SpringBootTest(classes = GatewayApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT)
 @AutoConfigureWebTestClient
+@RunsAlone
 class MemcachedOutageTests {
 
     static final int HOST_PORT = freePort();

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeoutException;
 
+import dev.cachegateway.demo.support.RunsAlone;
 import dev.cachegateway.gateway.memcached.operation.GatewayDelayException;
 import dev.cachegateway.demo.support.JvmPause;
 import dev.cachegateway.demo.support.MemcachedContainer;
@@ -28,6 +29,7 @@ import org.testcontainers.junit.jupiter.Testcontainers;
  * once, as a long GC pause does.
  */
 @Testcontainers
+@RunsAlone
 class GatewayDelayTests {
 
     private static final Duration TIMEOUT = Duration.ofMillis(500);

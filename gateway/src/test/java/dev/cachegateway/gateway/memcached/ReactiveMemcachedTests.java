@@ -8,6 +8,7 @@ import java.util.concurrent.TimeoutException;
 
 import dev.cachegateway.demo.support.MemcachedContainer;
 import dev.cachegateway.demo.support.MemcachedTextClient;
+import dev.cachegateway.demo.support.RunsAlone;
 import io.github.resilience4j.circuitbreaker.CallNotPermittedException;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
@@ -21,6 +22,7 @@ import org.testcontainers.junit.jupiter.Testcontainers;
 import reactor.test.StepVerifier;
 
 @Testcontainers
+@RunsAlone
 class ReactiveMemcachedTests {
 
     @Container

@@ -9,6 +9,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeoutException;
 
+import dev.cachegateway.demo.support.RunsAlone;
 import dev.cachegateway.gateway.memcached.CachedItem;
 import io.netty.util.concurrent.ImmediateEventExecutor;
 import net.spy.memcached.internal.GetFuture;
@@ -32,6 +33,7 @@ import reactor.test.StepVerifier;
  * spymemcached completes them, so that each way of ending is certain. The timeout is
  * long: an outcome that only its deadline would bring never arrives within a verify.
  */
+@RunsAlone
 class FutureBridgeTests {
 
     private static final Duration TIMEOUT = Duration.ofMinutes(1);

@@ -13,6 +13,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.IntStream;
 
+import dev.cachegateway.demo.support.RunsAlone;
 import dev.cachegateway.gateway.memcached.CachedItem;
 import dev.cachegateway.gateway.memcached.ReactiveMemcached;
 import dev.cachegateway.gateway.memcached.ServerState;
@@ -42,6 +43,7 @@ import org.springframework.boot.health.contributor.Status;
  * containers and pods do.
  */
 @Testcontainers
+@RunsAlone
 class MemcachedPoolTests {
 
     private static final List<String> NAMES = List.of("mc-a:11211", "mc-b:11211", "mc-c:11211");

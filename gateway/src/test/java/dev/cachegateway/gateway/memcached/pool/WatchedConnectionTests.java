@@ -13,6 +13,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
+import dev.cachegateway.demo.support.RunsAlone;
 import dev.cachegateway.gateway.memcached.MemcachedProperties;
 import dev.cachegateway.gateway.memcached.operation.CompletionThreads;
 import dev.cachegateway.gateway.memcached.operation.FutureBridge;
@@ -33,6 +34,7 @@ import org.testcontainers.junit.jupiter.Testcontainers;
  * while lookups keep the reader going.
  */
 @Testcontainers
+@RunsAlone
 class WatchedConnectionTests {
 
     private static final Duration TIMEOUT = Duration.ofMillis(100);
