@@ -95,7 +95,20 @@ final class HistoryCases {
             // and deleted answered 200 and the old item was served after it, which owed
             // invalidations should settle; gateways in processes only
             // (-Dhistory.processes=true), in this JVM the case runs without its fault.
-            new Case(4028949163368090680L, EnumSet.of(Kind.GATEWAY_PAUSED)));
+            // And a purge sent to a gateway paused (SIGSTOP) while its delete was in
+            // flight answered 503: the delete failed as the gateway's own delay, which
+            // says
+            // nothing of memcached (MemcachedCacheEndpointTests, fixed: sent once more).
+            new Case(4028949163368090680L, EnumSet.of(Kind.GATEWAY_PAUSED)),
+            // Three origin calls for one version of /api/v1/comments/b-2 after the origin
+            // was slow: the first reached the origin 1.85 s after the only request that
+            // could have made it (its client left after 228 ms), just after the fault
+            // ended, so the checker did not count it slow; the second came from the other
+            // gateway 35 ms after that one's request began, and a third from the first
+            // gateway 235 ms after its request began, when neither earlier answer was in
+            // memcached. Not explained yet: where the first call waited, and why neither
+            // store landed. Gateways in processes.
+            new Case(5650554954386663365L, Kind.ALL, 150));
 
     private HistoryCases() {
     }
