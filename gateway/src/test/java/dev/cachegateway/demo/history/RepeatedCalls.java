@@ -153,9 +153,11 @@ final class RepeatedCalls {
 
     // The first request that got this call's answer: the lead, which arrived before its
     // call began.
+    // The first request that got the call's answer, if it began before the call did: one
+    // that began after it joined a lead already on its way.
     private Optional<Request> leaderOf(Call call) {
         return requests.stream()
-            .filter(r -> Long.toString(call.serial()).equals(r.field("serial")))
+            .filter(r -> Long.toString(call.serial()).equals(r.field("serial")) && r.startedAt() <= call.startedAt())
             .min(Comparator.comparingLong(Request::startedAt));
     }
 

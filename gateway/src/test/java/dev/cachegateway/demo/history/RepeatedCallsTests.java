@@ -42,6 +42,19 @@ class RepeatedCallsTests {
             .isEqualTo(Excuse.WRITE);
     }
 
+    // As seed 1 ran in processes: a request that joined that lead once it was on its way
+    // got its answer, and began after the write had ended; the lead is still the request
+    // whose client left.
+    @Test
+    void takesNoRequestThatJoinedTheCallOnItsWayForItsLead() {
+        Request joined = new Request(420, 0, "GET", PATH, PATH, null, 75 * MS, 82 * MS, 200,
+                "{\"path\":\"" + PATH + "\",\"version\":14,\"serial\":5007}", "COALESCED", "", null, null);
+
+        assertThat(repeats(List.of(GAVE_UP, WRITE, joined, NEXT))).singleElement()
+            .extracting(Repeat::excuse)
+            .isEqualTo(Excuse.WRITE);
+    }
+
     @Test
     void excusesNothingWithoutTheWrite() {
         assertThat(repeats(List.of(GAVE_UP, NEXT))).singleElement().extracting(Repeat::excuse).isNull();
