@@ -65,7 +65,9 @@ final class HistoryCases {
             // read the write mark, memcached timed out, and the read allowed the joining,
             // though this write had marked memcached before it began failing; a mark that
             // cannot be read now forbids it (WritesWinTests). Found with the gateways in
-            // processes and a soak's 150 requests a client.
+            // processes and a soak's 150 requests a client. Later, a checker rule: a call
+            // made after a write by a lead from before it, whose client had left, was
+            // taken for a lead of its own (RepeatedCallsTests).
             new Case(5650554954386663365L, Kind.ALL, 150));
 
     /** On a pool of three memcached servers, the keys of each placed by Ketama. */

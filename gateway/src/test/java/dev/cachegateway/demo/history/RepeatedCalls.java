@@ -95,7 +95,7 @@ final class RepeatedCalls {
         // Two calls that began together may have been asked in either order: the earlier
         // lead counts.
         long firstAsked = Math.min(lead.map(Request::startedAt).orElse(first.startedAt()),
-                leaderOf(again).map(Request::startedAt).orElse(again.startedAt()));
+                leaderOf(again).or(() -> leftItsLead(again)).map(Request::startedAt).orElse(again.startedAt()));
         if (anyOf(first.path(), r -> r.isWrite() && r.endedAt() > firstAsked && r.startedAt() < again.startedAt())) {
             return Excuse.WRITE;
         }

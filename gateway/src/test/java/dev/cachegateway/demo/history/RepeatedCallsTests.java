@@ -55,6 +55,30 @@ class RepeatedCallsTests {
             .isEqualTo(Excuse.WRITE);
     }
 
+    // As seed 5650554954386663365 ran in processes: a GET whose client gave up after 36
+    // ms
+    // led a miss that waited for the other gateway's item; a write deleted that item and
+    // the lock, and the lead asked the origin itself, 2 ms after a request that began
+    // after the write had. The second call's lead is the request whose client left.
+    @Test
+    void takesTheClientThatLeftForTheLeadOfTheLaterCallToo() {
+        Request gaveUp = new Request(194, 0, "GET", PATH, PATH, null, 9 * MS, 46 * MS, 0, null, null, null, null,
+                History.CANCELLED + " after 36 ms");
+        Request write = new Request(205, 0, "PUT", PATH, PATH, null, 59 * MS, 66 * MS, 200, "{\"version\":9}", "BYPASS",
+                "", null, null);
+        Request after = new Request(207, 1, "GET", PATH, PATH, null, 68 * MS, 74 * MS, 200,
+                "{\"path\":\"" + PATH + "\",\"version\":9,\"serial\":4875}", "MISS", "", null, null);
+        List<Request> requests = List.of(gaveUp, write, after);
+        List<Call> calls = List.of(new Call(PATH, "GET", 9, 4875, 71 * MS, 72 * MS, "null"),
+                new Call(PATH, "GET", 9, 4877, 73 * MS, 74 * MS, "null"));
+
+        assertThat(
+                new RepeatedCalls(requests, calls, List.of(), new HistorySlices(requests, List.of(), List.of())).all())
+            .singleElement()
+            .extracting(Repeat::excuse)
+            .isEqualTo(Excuse.WRITE);
+    }
+
     @Test
     void excusesNothingWithoutTheWrite() {
         assertThat(repeats(List.of(GAVE_UP, NEXT))).singleElement().extracting(Repeat::excuse).isNull();
