@@ -62,10 +62,10 @@ public final class WriteFences {
      * store.
      */
     public Mono<Boolean> allowsStore(Fence fence) {
-        if (fence.mark() == null || System.nanoTime() - fence.takenAt() > MAX_FETCH.toNanos()) {
+        if (System.nanoTime() - fence.takenAt() > MAX_FETCH.toNanos()) {
             return Mono.just(false);
         }
-        return read(fence.key()).map(fence.mark()::equals).onErrorReturn(false);
+        return unmarkedSince(fence);
     }
 
     /**
@@ -76,10 +76,16 @@ public final class WriteFences {
      * asks the backend itself.
      */
     public Mono<Boolean> allowsJoining(Fence fence) {
-        if (fence.mark() == null) {
+        return unmarkedSince(fence);
+    }
+
+    // The mark is as the fence saw it; false if memcached could not say, then or now.
+    private Mono<Boolean> unmarkedSince(Fence fence) {
+        String mark = fence.mark();
+        if (mark == null) {
             return Mono.just(false);
         }
-        return read(fence.key()).map(fence.mark()::equals).onErrorReturn(false);
+        return read(fence.key()).map(mark::equals).onErrorReturn(false);
     }
 
     private Mono<String> read(String key) {
