@@ -79,6 +79,9 @@ class AbandonedLeadTests {
         ResponseEntity<byte[]> next = gets.get(GatewayReplicas.uri(first, path)).block(Duration.ofSeconds(15));
 
         assertThat(new String(next.getBody(), StandardCharsets.UTF_8)).isEqualTo(RecordingBackend.bodyFor(path));
+        // Its Cache-Status says why, should it ever not be a hit.
+        assertThat(next.getHeaders().getFirst("X-Cache")).as("%s", next.getHeaders().get("Cache-Status"))
+            .isEqualTo("HIT");
         assertThat(backend.calls(path)).isEqualTo(1);
     }
 

@@ -5,6 +5,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import dev.cachegateway.gateway.cache.format.Variants;
 import dev.cachegateway.gateway.cache.miss.BackendFallback;
 import dev.cachegateway.gateway.cache.miss.BackendFallback.Waiters;
 import dev.cachegateway.gateway.cache.miss.LockHold;
@@ -20,11 +21,11 @@ import org.springframework.web.server.ServerWebExchange;
 /**
  * Refreshes a stale item from the backend in the background, once across all replicas:
  * within this gateway, one refresh per key at a time; among replicas, the one that adds
- * the key's lock item ({@link ReplicaLocks}). The lock lives for the lock timeout, and a
- * refresh that takes longer is given up, so a refresher that fails or dies leaves the key
- * to the next stale hit after at most that long. A lookup that memcached itself chose to
- * refresh early ({@code mg ... R}) needs no lock: memcached told every other lookup that
- * one had won.
+ * the key's lock item ({@link ReplicaLocks}), and none while the lock says an answer was
+ * just stored. The lock lives for the lock timeout, and a refresh that takes longer is
+ * given up, so a refresher that fails or dies leaves the key to the next stale hit after
+ * at most that long. A lookup that memcached itself chose to refresh early
+ * ({@code mg ... R}) needs no lock: memcached told every other lookup that one had won.
  */
 public final class BackgroundRefresh {
 
@@ -56,7 +57,9 @@ public final class BackgroundRefresh {
         }
         Mono<Claim> claim = chosen ? Mono.just(Claim.NONE) : replicas.claim(key);
         claim.flatMap(held -> {
-            if (held.taken()) {
+            // "Stored": a new answer landed a moment ago, after this lookup read the old
+            // one; what memcached holds now needs no refresh.
+            if (held.taken() || held == Claim.STORED) {
                 return Mono.<Void>empty();
             }
             Lease lease = new Lease(key, held);
@@ -87,8 +90,11 @@ public final class BackgroundRefresh {
             this.hold = new LockHold(replicas, key, claim);
         }
 
+        private volatile boolean varies;
+
         @Override
         public void share(CapturedResponse response, long askedAt) {
+            varies = Variants.varies(response.headers());
             storing.set(true);
         }
 
@@ -97,8 +103,23 @@ public final class BackgroundRefresh {
             return hold.storing();
         }
 
+        // The lock says "stored" for a moment: a stale hit whose lookup came just before
+        // the store landed, on any replica, then starts no second refresh. Not for an
+        // answer that varies, as a miss's lead does not (Lead#stored): the item answers
+        // its own variant only.
         @Override
         public void stored() {
+            if (varies) {
+                hold.release();
+            }
+            else {
+                hold.stored();
+            }
+        }
+
+        // Nothing new was stored: the next stale hit may refresh at once.
+        @Override
+        public void overtaken() {
             hold.release();
         }
 
