@@ -182,11 +182,15 @@ class StaleAnswersTests {
         get(first, path).block(Duration.ofSeconds(10));
         await().atMost(Duration.ofSeconds(10)).until(() -> backend.calls(path) == 1);
 
+        // Stale hits go on until one, after the lock timeout, refreshes and stores. (A
+        // hit
+        // whose lookup fails under load asks the backend too, without a refresh: the hits
+        // go on past it.)
         await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(250)).untilAsserted(() -> {
             get(first, path).block(Duration.ofSeconds(10));
-            assertThat(backend.calls(path)).isEqualTo(2);
+            assertThat(body(raw.get(path))).isEqualTo(NEW);
         });
-        await().atMost(Duration.ofSeconds(10)).until(() -> body(raw.get(path)).equals(NEW));
+        assertThat(backend.calls(path)).isGreaterThanOrEqualTo(2);
         never.countDown();
     }
 
