@@ -27,6 +27,7 @@ old_port=26080
 old_management=26081
 new_port=26082
 new_management=26083
+purge_token=rolling-update-purge-token
 # Requests of a coalescing round: one lead, the others split over both replicas.
 round_size=12
 work=$(mktemp -d)
@@ -83,7 +84,7 @@ current_jar() {
     jar_of gateway
 }
 
-# start_gateway SIDE JAR PORT MANAGEMENT_PORT: spawned; the caller awaits it. /r/** keeps bodies, /w/** whole
+# start_gateway SIDE JAR PORT MANAGEMENT_PORT [SETTING...]: spawned; the caller awaits it. /r/** keeps bodies, /w/** whole
 # answers. What the releases say to each other is under test, not speed: on a loaded machine a memcached operation
 # past the usual 100 ms would fail, and a miss that waits for another replica's item then asks the backend itself,
 # one backend call more. So operations get 3 s, within the lock timeout (5 s).
@@ -97,7 +98,7 @@ start_gateway() {
         --"$body.id=body" --"$body.uri=$origin" --"$body.predicates[0]=Path=/r/**" \
         --"$body.filters[0]=MemcachedCache=\$uri" \
         --"$whole.id=whole" --"$whole.uri=$origin" --"$whole.predicates[0]=Path=/w/**" \
-        --"$whole.filters[0].name=MemcachedCache" --"$whole.filters[0].args.item-format=http"
+        --"$whole.filters[0].name=MemcachedCache" --"$whole.filters[0].args.item-format=http" "${@:5}"
 }
 
 origin() { exec python3 e2e/rolling_origin.py "$origin_port"; }
@@ -289,7 +290,7 @@ version $(version_of "$gate-new") ($(cache_of "$gate-new")), the old one $(versi
 purged_after() {
     local status
     status=$(curl -s --max-time 5 -o /dev/null -w '%{http_code}' -X DELETE \
-        "http://127.0.0.1:$new_management/actuator/memcached$1") || status=000
+        -H "Authorization: Bearer $purge_token" "http://127.0.0.1:$new_management/actuator/memcached$1") || status=000
     expect "the purge of $1" "$status" 200 || return 1
     ask new "$1" purged-new
     ask old "$1" purged-old
@@ -426,7 +427,8 @@ spawn "$work/origin.log" origin
 await "http://127.0.0.1:$origin_port/_/calls" 10 "$spawned" "$work/origin.log"
 start_gateway old "$old_jar" "$old_port" "$old_management"
 old_pid=$spawned
-start_gateway new "$new_jar" "$new_port" "$new_management"
+# Only this release knows the purge token: the previous one refuses a setting it does not know.
+start_gateway new "$new_jar" "$new_port" "$new_management" --memcached.cache.purge-token="$purge_token"
 await "http://127.0.0.1:$old_management/actuator/health" 120 "$old_pid" "$work/old.log"
 await "http://127.0.0.1:$new_management/actuator/health" 120 "$spawned" "$work/new.log"
 log "both gateways up after $((SECONDS - started)) s"

@@ -46,6 +46,18 @@ class GatewayManifestsTests {
     }
 
     @Test
+    void purgeTokenComesFromASecretNeverFromTheManifest() {
+        EnvVar token = container().getEnv()
+            .stream()
+            .filter(env -> env.getName().equals("MEMCACHED_CACHE_PURGE_TOKEN"))
+            .findFirst()
+            .orElseThrow(() -> new AssertionError("gateway has no MEMCACHED_CACHE_PURGE_TOKEN"));
+        assertThat(token.getValue()).isNull();
+        assertThat(token.getValueFrom().getSecretKeyRef().getName()).isEqualTo("gateway-purge-token");
+        assertThat(token.getValueFrom().getSecretKeyRef().getKey()).isEqualTo("token");
+    }
+
+    @Test
     void autoscalerScalesTheGatewayDeploymentOnCpu() {
         HorizontalPodAutoscaler hpa = manifests.named(HorizontalPodAutoscaler.class, "gateway");
         assertThat(hpa.getSpec().getScaleTargetRef().getApiVersion()).isEqualTo(gateway.getApiVersion());

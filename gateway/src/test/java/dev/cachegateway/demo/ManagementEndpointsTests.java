@@ -7,6 +7,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import dev.cachegateway.demo.support.CacheIntegrationTest;
+import dev.cachegateway.demo.support.PurgeToken;
 import dev.cachegateway.demo.support.RunsAlone;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -118,6 +119,7 @@ class ManagementEndpointsTests extends CacheIntegrationTest {
 
         management.delete()
             .uri("/actuator/memcached/api/v1/comments/1")
+            .header("Authorization", PurgeToken.BEARER)
             .exchange()
             .expectStatus()
             .isOk()
@@ -136,6 +138,7 @@ class ManagementEndpointsTests extends CacheIntegrationTest {
 
         management.delete()
             .uri(b -> b.path("/actuator/memcached").queryParam("key", "{k}").build("/list?page=2"))
+            .header("Authorization", PurgeToken.BEARER)
             .exchange()
             .expectStatus()
             .isOk()
@@ -144,6 +147,7 @@ class ManagementEndpointsTests extends CacheIntegrationTest {
             .isEqualTo(true);
         management.delete()
             .uri(b -> b.path("/actuator/memcached").queryParam("key", "{k}").build("a b"))
+            .header("Authorization", PurgeToken.BEARER)
             .exchange()
             .expectStatus()
             .isBadRequest();

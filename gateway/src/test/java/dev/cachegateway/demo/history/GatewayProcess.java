@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import dev.cachegateway.demo.support.PurgeToken;
 import org.awaitility.Awaitility;
 
 /**
@@ -33,7 +34,7 @@ final class GatewayProcess implements AutoCloseable {
         List<String> command = new ArrayList<>(List.of(java, "-cp", System.getProperty("java.class.path"),
                 "dev.cachegateway.demo.GatewayApplication", "--server.port=" + port,
                 "--management.server.port=" + managementPort, "--comments-service.uri=" + originUri,
-                "--memcached.servers=" + memcachedServers, "--memcached.operation-timeout=500ms"));
+                "--memcached.servers=" + memcachedServers, "--memcached.operation-timeout=500ms", PurgeToken.SETTING));
         command.addAll(List.of(settings));
         try {
             File output = log.toFile();

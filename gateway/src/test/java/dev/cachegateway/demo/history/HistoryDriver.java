@@ -18,6 +18,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.cachegateway.demo.history.History.Request;
 import dev.cachegateway.demo.history.RequestMix.Step;
+import dev.cachegateway.demo.support.PurgeToken;
 
 /**
  * Drives a seeded, bounded mix of requests ({@link RequestMix}) through the gateways,
@@ -88,7 +89,7 @@ final class HistoryDriver {
             .timeout(step.cancelAfterMillis() > 0 ? Duration.ofMillis(step.cancelAfterMillis()) : REQUEST_BOUND);
         switch (step.method()) {
             case "PUT" -> builder.PUT(HttpRequest.BodyPublishers.ofString("{}"));
-            case History.PURGE -> builder.DELETE();
+            case History.PURGE -> builder.DELETE().header("Authorization", PurgeToken.BEARER);
             default -> builder.GET();
         }
         if (step.language() != null && !step.method().equals(History.PURGE)) {

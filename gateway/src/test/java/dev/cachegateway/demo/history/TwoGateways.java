@@ -17,6 +17,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import dev.cachegateway.gateway.cache.key.LockKey;
 import dev.cachegateway.gateway.cache.miss.InFlightRequests;
 import dev.cachegateway.demo.support.GatewayReplicas;
+import dev.cachegateway.demo.support.PurgeToken;
 import io.micrometer.core.instrument.MeterRegistry;
 
 import org.springframework.context.ConfigurableApplicationContext;
@@ -48,7 +49,7 @@ final class TwoGateways implements AutoCloseable {
     TwoGateways(int memcachedServers, boolean inProcesses) throws IOException {
         memcached = new MemcachedNodes(memcachedServers);
         String[] settings = { "--memcached.cache.lock-timeout=" + LOCK_TIMEOUT.toMillis() + "ms",
-                "--memcached.max-reconnect-delay=1s" };
+                "--memcached.max-reconnect-delay=1s", PurgeToken.SETTING };
         for (int i = 0; i < 2; i++) {
             if (inProcesses) {
                 GatewayProcess gateway = new GatewayProcess(memcached.servers(), origin.uri(),

@@ -66,6 +66,7 @@ public abstract class CacheIntegrationTest {
         // Semantics, not speed, are under test: a loaded CI machine must not turn a slow
         // lookup into an ERROR.
         registry.add("memcached.operation-timeout", () -> "500ms");
+        registry.add("memcached.cache.purge-token", () -> PurgeToken.TOKEN);
     }
 
     @Autowired

@@ -7,6 +7,7 @@ import java.util.stream.IntStream;
 
 import dev.cachegateway.gateway.cache.hit.NearCache;
 import dev.cachegateway.demo.support.CacheIntegrationTest;
+import dev.cachegateway.demo.support.PurgeToken;
 import dev.cachegateway.demo.support.RecordingBackend.Reply;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
@@ -78,6 +79,7 @@ class NearCacheTests extends CacheIntegrationTest {
             .build()
             .delete()
             .uri("/actuator/memcached/api/v1/comments/near-purged")
+            .header("Authorization", PurgeToken.BEARER)
             .exchange()
             .expectStatus()
             .isOk();

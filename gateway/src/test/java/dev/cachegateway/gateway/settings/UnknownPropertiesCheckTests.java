@@ -3,10 +3,12 @@ package dev.cachegateway.gateway.settings;
 import static org.assertj.core.api.Assertions.assertThatNoException;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.List;
 import java.util.Map;
 
 import dev.cachegateway.gateway.cache.MemcachedCacheProperties;
 import dev.cachegateway.gateway.cache.NearCacheProperties;
+import dev.cachegateway.gateway.cache.purge.PurgeAccessProperties;
 import dev.cachegateway.gateway.memcached.MemcachedProperties;
 import org.junit.jupiter.api.Test;
 
@@ -17,15 +19,19 @@ import org.springframework.core.env.SystemEnvironmentPropertySource;
 class UnknownPropertiesCheckTests {
 
     private final UnknownPropertiesCheck check = new UnknownPropertiesCheck("memcached",
-            Map.of("memcached", new MemcachedProperties(), "memcached.cache", new MemcachedCacheProperties(),
-                    "memcached.cache.near-cache", new NearCacheProperties()));
+            List.of(Map.entry("memcached", new MemcachedProperties()),
+                    Map.entry("memcached.cache", new MemcachedCacheProperties()),
+                    Map.entry("memcached.cache", new PurgeAccessProperties()),
+                    Map.entry("memcached.cache.near-cache", new NearCacheProperties())));
 
     @Test
     void takesEveryPropertyOfEveryGroupIncludingListElementsAndNestedGroups() {
         StandardEnvironment environment = environment(Map.of("memcached.servers[0]", "a:11211",
                 "memcached.operation-timeout", "1s", "memcached.circuit-breaker.sliding-window-size", "20",
                 "memcached.cache.key-template", "$uri", "memcached.cache.bypass-headers[1]", "Cookie",
-                "memcached.cache.near-cache.ttl", "1s", "memcached.cache.nearCache.maxEntries", "5"));
+                "memcached.cache.near-cache.ttl", "1s", "memcached.cache.nearCache.maxEntries", "5",
+                // Bound by a second class under memcached.cache.
+                "memcached.cache.purge-token", "t"));
 
         assertThatNoException().isThrownBy(() -> check.check(environment));
     }

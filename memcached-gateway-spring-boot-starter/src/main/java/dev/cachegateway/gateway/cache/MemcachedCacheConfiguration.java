@@ -4,6 +4,8 @@ import dev.cachegateway.gateway.cache.early.EarlyHitFilter;
 import dev.cachegateway.gateway.cache.hit.DecodedItems;
 import dev.cachegateway.gateway.cache.hit.ItemLookup;
 import dev.cachegateway.gateway.cache.hit.NearCache;
+import dev.cachegateway.gateway.cache.purge.PurgeAccess;
+import dev.cachegateway.gateway.cache.purge.PurgeAccessProperties;
 import dev.cachegateway.gateway.cache.invalidate.WriteInvalidation;
 import dev.cachegateway.gateway.cache.miss.InFlightRequests;
 import dev.cachegateway.gateway.cache.miss.ReplicaLocks;
@@ -36,6 +38,12 @@ public class MemcachedCacheConfiguration {
     @ConditionalOnMissingBean
     MemcachedCacheEndpoint memcachedCacheEndpoint(ReactiveMemcached memcached, NearCache nearCache) {
         return new MemcachedCacheEndpoint(memcached, nearCache);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    PurgeAccess purgeAccess(PurgeAccessProperties properties) {
+        return new PurgeAccess(properties);
     }
 
     @Bean

@@ -47,15 +47,29 @@ public final class BurstLog {
     }
 
     public void warn(String what, Throwable failure) {
+        if (due()) {
+            logger.warn("{}: {} ({} more like it since the last report)", what, failure.toString(),
+                    suppressed.getAndSet(0));
+            logger.debug(what, failure);
+        }
+    }
+
+    /** The same for what went wrong without an exception: {@code detail} says what. */
+    public void warn(String what, String detail) {
+        if (due()) {
+            logger.warn("{}: {} ({} more like it since the last report)", what, detail, suppressed.getAndSet(0));
+        }
+    }
+
+    // True once per quiet period; each call in between is counted as left out.
+    private boolean due() {
         long now = nanoClock.getAsLong();
         long due = nextReportAt.get();
         if (now - due < 0 || !nextReportAt.compareAndSet(due, now + quietNanos)) {
             suppressed.incrementAndGet();
-            return;
+            return false;
         }
-        long left = suppressed.getAndSet(0);
-        logger.warn("{}: {} ({} more like it since the last report)", what, failure.toString(), left);
-        logger.debug(what, failure);
+        return true;
     }
 
 }

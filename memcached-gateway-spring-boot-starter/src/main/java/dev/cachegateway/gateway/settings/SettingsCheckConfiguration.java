@@ -1,6 +1,7 @@
 package dev.cachegateway.gateway.settings;
 
-import java.util.LinkedHashMap;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 import org.springframework.beans.factory.SmartInitializingSingleton;
@@ -24,11 +25,12 @@ public class SettingsCheckConfiguration {
     @ConditionalOnMissingBean(name = "memcachedPropertiesCheck")
     SmartInitializingSingleton memcachedPropertiesCheck(ApplicationContext context) {
         return () -> {
-            Map<String, Object> beans = new LinkedHashMap<>();
+            // A list, not a map by prefix: two classes may share one (memcached.cache).
+            List<Map.Entry<String, Object>> beans = new ArrayList<>();
             ConfigurationPropertiesBean.getAll(context).values().forEach(bean -> {
                 String prefix = bean.getAnnotation().prefix();
                 if (prefix.equals(ROOT) || prefix.startsWith(ROOT + ".")) {
-                    beans.put(prefix, bean.getInstance());
+                    beans.add(Map.entry(prefix, bean.getInstance()));
                 }
             });
             new UnknownPropertiesCheck(ROOT, beans).check(context.getEnvironment());

@@ -2,6 +2,7 @@ package dev.cachegateway.gateway.settings;
 
 import java.beans.PropertyDescriptor;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -39,11 +40,12 @@ public final class UnknownPropertiesCheck {
 
     /**
      * @param root the root whose properties are checked
-     * @param beans every properties object under that root, by its prefix
+     * @param beans every properties object under that root, each with its prefix; one
+     * prefix may have several
      */
-    public UnknownPropertiesCheck(String root, Map<String, Object> beans) {
+    public UnknownPropertiesCheck(String root, Collection<? extends Map.Entry<String, ?>> beans) {
         this.root = ConfigurationPropertyName.of(root);
-        beans.forEach((prefix, bean) -> collect(ConfigurationPropertyName.of(prefix), bean.getClass()));
+        beans.forEach(bean -> collect(ConfigurationPropertyName.of(bean.getKey()), bean.getValue().getClass()));
     }
 
     /**
