@@ -13,7 +13,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-import dev.cachegateway.demo.support.PurgeToken;
 import org.awaitility.Awaitility;
 
 /**
@@ -34,7 +33,7 @@ final class GatewayProcess implements AutoCloseable {
         List<String> command = new ArrayList<>(List.of(java, "-cp", System.getProperty("java.class.path"),
                 "dev.cachegateway.demo.GatewayApplication", "--server.port=" + port,
                 "--management.server.port=" + managementPort, "--comments-service.uri=" + originUri,
-                "--memcached.servers=" + memcachedServers, "--memcached.operation-timeout=500ms", PurgeToken.SETTING));
+                "--memcached.servers=" + memcachedServers, "--memcached.operation-timeout=500ms"));
         command.addAll(List.of(settings));
         try {
             File output = log.toFile();
