@@ -58,10 +58,11 @@ import dev.cachegateway.demo.history.VersionedOrigin.Call;
  * <li>origin slow (answers delayed beyond the lock timeout): a call that began before an
  * earlier slow call was answered, or within a second of it (a slow call outlives the lock
  * it was made under, so calls can chain), or by a request that waited out the lock
- * timeout while the origin was slow, on a lead of any variant
- * ({@link Excuse#ORIGIN_SLOW}): the requests waiting on a lead and the other replica go
- * themselves once the lock timeout passes (request-flow.md, misses that arrive
- * together).</li>
+ * timeout while the origin was slow, on a lead of any variant, or after a slow call that
+ * outlived the lock timeout whose answer no hit has served (its store gave way to another
+ * replica's lead, which may have ended with nothing) ({@link Excuse#ORIGIN_SLOW}): the
+ * requests waiting on a lead and the other replica go themselves once the lock timeout
+ * passes (request-flow.md, misses that arrive together).</li>
  * <li>origin failing (503) or refusing connections: a 502, 503 or 504 answer to a request
  * that overlapped it (the origin's error passed on, or the gateway's 502); and a repeated
  * origin call that began during it or within the lock timeout after it

@@ -126,6 +126,19 @@ final class RepeatedCalls {
                         && f.overlaps(before.startedAt(), before.answeredAt())))) {
             return Excuse.ORIGIN_SLOW;
         }
+        // A slow call that outlived the lock timeout lost its lock: another replica's
+        // lead may have taken it, and then that lead's answer, not this one's, is stored
+        // (request-flow.md); if that lead ended with nothing (its client left, and it was
+        // cancelled after the lock timeout), nothing is. The next request asks again,
+        // however much later, unless a hit showed the slow call's answer stored.
+        if (earlier.stream()
+            .anyMatch(before -> before.answeredAt() - before.startedAt() >= LOCK_TIMEOUT
+                    && !servedFromMemcached(before, again.startedAt())
+                    && faults.stream()
+                        .anyMatch(f -> f.kind() == FaultSchedule.Kind.ORIGIN_SLOW
+                                && f.overlaps(before.startedAt(), before.answeredAt())))) {
+            return Excuse.ORIGIN_SLOW;
+        }
         // A request that waited out the lock timeout on a slow lead asks the origin
         // itself, whichever variant that lead's answer turned out to be: a varying
         // answer's variant is known only once it came.
@@ -169,6 +182,14 @@ final class RepeatedCalls {
             .filter(r -> r.cancelled() && r.originPath().equals(call.path()) && sameVariant(r, call)
                     && r.startedAt() < call.startedAt() && call.startedAt() - r.startedAt() < LOCK_TIMEOUT)
             .max(Comparator.comparingLong(Request::startedAt));
+    }
+
+    // Whether a request that began before {@code until} was answered the call's answer
+    // from memcached.
+    private boolean servedFromMemcached(Call call, long until) {
+        return requests.stream()
+            .anyMatch(r -> "HIT".equals(r.xCache()) && Long.toString(call.serial()).equals(r.field("serial"))
+                    && r.startedAt() < until);
     }
 
     private boolean anyOf(String originPath, Predicate<Request> test) {
