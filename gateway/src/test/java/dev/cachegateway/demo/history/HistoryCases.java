@@ -102,6 +102,15 @@ final class HistoryCases {
             // says
             // nothing of memcached (MemcachedCacheEndpointTests, fixed: sent once more).
             new Case(4028949163368090680L, EnumSet.of(Kind.GATEWAY_PAUSED)),
+            // Two origin calls for /api/v1/comments/b-0 v6, 11 ms apart, one from each
+            // gateway, both for requests that began after the write (the soak at
+            // 5c23341, no fault within 5 s): the first gateway's request had found a lead
+            // of v5 in flight, left it, waited for the other replica's item and found
+            // none, claimed the lock again and asked; the other gateway's request, 7 ms
+            // after it began, asked without waiting for that lock. Not explained yet:
+            // which claim let it go on without the lock (a "stored" word from a store of
+            // before the write would).
+            new Case(3047651732628590409L, Kind.ALL, 150),
             // Three origin calls for one version of /api/v1/comments/b-2 after the origin
             // was slow: the first reached the origin 1.85 s after the only request that
             // could have made it (its client left after 228 ms), just after the fault
@@ -109,7 +118,10 @@ final class HistoryCases {
             // gateway 35 ms after that one's request began, and a third from the first
             // gateway 235 ms after its request began, when neither earlier answer was in
             // memcached. Not explained yet: where the first call waited, and why neither
-            // store landed. Gateways in processes.
+            // store landed. Gateways in processes. Not seen in 26 soak rounds since. The
+            // origin records a call only once answered, so a fetch the gateway abandoned
+            // is missing: the first call may not have been the first (see pool seed 5's
+            // case in RepeatedCallsTests).
             new Case(5650554954386663365L, Kind.ALL, 150));
 
     private HistoryCases() {
