@@ -1,6 +1,5 @@
 package dev.cachegateway.gateway.cache.miss;
 
-import dev.cachegateway.gateway.cache.format.Variants;
 import dev.cachegateway.gateway.cache.miss.BackendFallback.Waiters;
 import dev.cachegateway.gateway.cache.miss.ReplicaLocks.Claim;
 import dev.cachegateway.gateway.cache.response.CapturedResponse;
@@ -50,26 +49,16 @@ final class Lead implements Waiters {
         return hold.claim() == Claim.STORED;
     }
 
-    private volatile boolean varies;
-
     @Override
     public void share(CapturedResponse answer, long askedAt) {
-        varies = Variants.varies(answer.headers());
+        hold.shared(answer);
         ticket.share(answer, askedAt);
     }
 
-    // A lock that says "stored" sends a replica that claims it to the item, which answers
-    // only its own variant: one that needs another variant would then ask the backend
-    // without a lock. So the lock of a varying answer goes.
     @Override
     public void stored() {
         ticket.end(key);
-        if (varies) {
-            hold.release();
-        }
-        else {
-            hold.stored();
-        }
+        hold.stored();
     }
 
     @Override

@@ -1,6 +1,8 @@
 package dev.cachegateway.gateway.cache.miss;
 
+import dev.cachegateway.gateway.cache.format.Variants;
 import dev.cachegateway.gateway.cache.miss.ReplicaLocks.Claim;
+import dev.cachegateway.gateway.cache.response.CapturedResponse;
 import reactor.core.publisher.Mono;
 
 /**
@@ -38,11 +40,29 @@ public final class LockHold {
         }).defaultIfEmpty(false);
     }
 
+    private volatile boolean varies;
+
     /**
-     * The answer is stored: the lock says so for a moment ({@link ReplicaLocks#stored}).
+     * The answer that will be stored: whether it varies decides what {@link #stored}
+     * does.
+     */
+    public void shared(CapturedResponse answer) {
+        varies = Variants.varies(answer.headers());
+    }
+
+    /**
+     * The answer is stored: the lock says so for a moment ({@link ReplicaLocks#stored}),
+     * so that a replica that claims it then takes the item rather than asking again. The
+     * lock of an answer that varies goes instead: the item answers its own variant only,
+     * and a replica that needs another would then ask the backend without a lock.
      */
     public void stored() {
-        replicas.stored(claim);
+        if (varies) {
+            replicas.release(claim);
+        }
+        else {
+            replicas.stored(claim);
+        }
     }
 
     /** Gives the lock back ({@link ReplicaLocks#release}). */

@@ -5,7 +5,6 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 
-import dev.cachegateway.gateway.cache.format.Variants;
 import dev.cachegateway.gateway.cache.miss.BackendFallback;
 import dev.cachegateway.gateway.cache.miss.BackendFallback.Waiters;
 import dev.cachegateway.gateway.cache.miss.LockHold;
@@ -90,11 +89,9 @@ public final class BackgroundRefresh {
             this.hold = new LockHold(replicas, key, claim);
         }
 
-        private volatile boolean varies;
-
         @Override
         public void share(CapturedResponse response, long askedAt) {
-            varies = Variants.varies(response.headers());
+            hold.shared(response);
             storing.set(true);
         }
 
@@ -103,18 +100,12 @@ public final class BackgroundRefresh {
             return hold.storing();
         }
 
-        // The lock says "stored" for a moment: a stale hit whose lookup came just before
-        // the store landed, on any replica, then starts no second refresh. Not for an
-        // answer that varies, as a miss's lead does not (Lead#stored): the item answers
-        // its own variant only.
+        // As a miss's lead does: a stale hit whose lookup came just before the store
+        // landed, on any replica, then finds the lock saying "stored" and starts no
+        // second refresh.
         @Override
         public void stored() {
-            if (varies) {
-                hold.release();
-            }
-            else {
-                hold.stored();
-            }
+            hold.stored();
         }
 
         // Nothing new was stored: the next stale hit may refresh at once.
