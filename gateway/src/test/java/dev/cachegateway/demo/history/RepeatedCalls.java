@@ -170,7 +170,7 @@ final class RepeatedCalls {
     // that began after it joined a lead already on its way.
     private Optional<Request> leaderOf(Call call) {
         return requests.stream()
-            .filter(r -> Long.toString(call.serial()).equals(r.field("serial")) && r.startedAt() <= call.startedAt())
+            .filter(r -> answered(r, call) && r.startedAt() <= call.startedAt())
             .min(Comparator.comparingLong(Request::startedAt));
     }
 
@@ -187,9 +187,12 @@ final class RepeatedCalls {
     // Whether a request that began before {@code until} was answered the call's answer
     // from memcached.
     private boolean servedFromMemcached(Call call, long until) {
-        return requests.stream()
-            .anyMatch(r -> "HIT".equals(r.xCache()) && Long.toString(call.serial()).equals(r.field("serial"))
-                    && r.startedAt() < until);
+        return requests.stream().anyMatch(r -> "HIT".equals(r.xCache()) && answered(r, call) && r.startedAt() < until);
+    }
+
+    // Whether the request got the call's answer.
+    private static boolean answered(Request request, Call call) {
+        return Long.toString(call.serial()).equals(request.field("serial"));
     }
 
     private boolean anyOf(String originPath, Predicate<Request> test) {
