@@ -55,18 +55,19 @@ public final class PurgeGuardFilter implements WebFilter {
         if (!HttpMethod.DELETE.equals(request.getMethod()) || !isPurge(path)) {
             return chain.filter(exchange);
         }
-        String target = target(request, path);
+        String by = path.equals(endpointPath) ? "key" : "path";
+        String target = target(request, path, by);
         Verdict verdict = access.judge(request.getHeaders().getFirst(HttpHeaders.AUTHORIZATION));
         if (verdict != Verdict.ALLOWED) {
             HttpStatus status = verdict == Verdict.UNAUTHORIZED ? HttpStatus.UNAUTHORIZED : HttpStatus.FORBIDDEN;
             refusals.warn("Purge refused", target + " from " + peer(request) + ": " + status.value());
-            count(target, status);
+            count(by, status);
             return refuse(exchange.getResponse(), verdict, status);
         }
         return chain.filter(exchange).doOnSuccess(done -> {
             HttpStatusCode status = exchange.getResponse().getStatusCode();
             log.info("Purge of {} from {}: {}", target, peer(request), status == null ? 200 : status.value());
-            count(target, status == null ? HttpStatus.OK : status);
+            count(by, status == null ? HttpStatus.OK : status);
         });
     }
 
@@ -76,16 +77,16 @@ public final class PurgeGuardFilter implements WebFilter {
 
     // "key <key>" for ?key=, "path <path>" for a path below the endpoint's; control
     // characters shown as '?', so that a key cannot forge a log line.
-    private String target(ServerHttpRequest request, String path) {
-        String target = path.equals(endpointPath) ? "key " + request.getQueryParams().getFirst("key")
-                : "path " + path.substring(endpointPath.length());
-        return target.replaceAll("\\p{Cntrl}", "?");
+    private String target(ServerHttpRequest request, String path, String by) {
+        String named = by.equals("key") ? request.getQueryParams().getFirst("key")
+                : path.substring(endpointPath.length());
+        return (by + " " + named).replaceAll("\\p{Cntrl}", "?");
     }
 
-    private void count(String target, HttpStatusCode status) {
+    private void count(String by, HttpStatusCode status) {
         Counter.builder("memcached.cache.purges")
             .description("Purges through the memcached management endpoint, by what they named and their answer")
-            .tag("by", target.substring(0, target.indexOf(' ')))
+            .tag("by", by)
             .tag("status", Integer.toString(status.value()))
             .register(meters)
             .increment();
