@@ -25,6 +25,7 @@ import dev.cachegateway.gateway.memcached.TestMemcached;
 import dev.cachegateway.demo.support.HoldingProxy;
 import dev.cachegateway.demo.support.MemcachedContainer;
 import dev.cachegateway.demo.support.MemcachedTextClient;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -175,6 +176,32 @@ class FencedStoreTests {
         assertThat(meters.get("memcached.cache.stores").tag("reason", "locked").counter().count()).isZero();
     }
 
+    // A lock that says "stored" tells every replica that claims it to look up the item
+    // and, finding none, to ask the backend without a lock: all of them at once. So a
+    // store that memcached did not take must give the lock back instead.
+    @Test
+    void aStoreThatMemcachedDidNotTakeGivesTheLockBackRatherThanSayStored() throws Exception {
+        CircuitBreakerRegistry breakers = TestMemcached.breakers();
+        try (ReactiveMemcached storing = TestMemcached.connect(memcached.getHost(),
+                memcached.getMappedPort(MemcachedContainer.PORT), Duration.ofMillis(500), breakers, meters)) {
+            TestMemcached.awaitConnected(storing);
+            breakers.circuitBreaker(memcached.getHost() + ":" + memcached.getMappedPort(MemcachedContainer.PORT))
+                .transitionToOpenState();
+            FencedStore store = storeThrough(storing);
+            Queue<String> events = new ConcurrentLinkedQueue<>();
+            Fence fence = fences.take("/a").block(Duration.ofSeconds(5));
+            LockHold hold = new LockHold(locks, "/a", locks.claim("/a").block(Duration.ofSeconds(5)));
+
+            store.store("/a", answer(), new StoreDecision(null, 60, 0), fence, new HeldStore(hold, events),
+                    System.currentTimeMillis());
+
+            await().atMost(Duration.ofSeconds(5)).until(() -> !events.isEmpty());
+            assertThat(events).containsExactly("not stored");
+            raw.awaitAbsent("/a" + LockKey.SUFFIX);
+            assertThat(raw.get("/a")).isNull();
+        }
+    }
+
     // A store whose items go to memcached through storing, and whose checks go to it
     // directly.
     private FencedStore storeThrough(ReactiveMemcached storing) {
@@ -187,6 +214,27 @@ class FencedStoreTests {
         HttpHeaders headers = new HttpHeaders();
         headers.setCacheControl("public, max-age=60");
         return new CapturedResponse(HttpStatus.OK, headers, "{}".getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** A fetch that holds the key's lock, as a lead does, telling how its store ended. */
+    private record HeldStore(LockHold hold, Queue<String> events) implements Waiters {
+
+        @Override
+        public Mono<Boolean> storing() {
+            return hold.storing();
+        }
+
+        @Override
+        public void stored() {
+            hold.stored();
+            events.add("stored");
+        }
+
+        @Override
+        public void dropped() {
+            hold.release();
+            events.add("not stored");
+        }
     }
 
     /** The waiters of a store, telling when it ended. */

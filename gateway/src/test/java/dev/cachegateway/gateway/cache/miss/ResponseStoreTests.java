@@ -57,7 +57,7 @@ class ResponseStoreTests {
     void storesTheBodyWithTheDecidedLifetimeAndFlags() throws Exception {
         ResponseStore store = new ResponseStore(client, 8, new CacheMetrics(meters));
 
-        store.store("/doc", item("{\"a\":1}", 2), 42, () -> {
+        store.store("/doc", item("{\"a\":1}", 2), 42, taken -> {
         });
 
         MemcachedTextClient.Item item = raw.await("/doc");
@@ -75,7 +75,7 @@ class ResponseStoreTests {
         memcached.getDockerClient().pauseContainerCmd(memcached.getContainerId()).exec();
 
         for (int i = 0; i < 5; i++) {
-            store.store("/slow/" + i, item("{}", 0), 60, () -> {
+            store.store("/slow/" + i, item("{}", 0), 60, taken -> {
             });
         }
 
@@ -88,7 +88,7 @@ class ResponseStoreTests {
         ResponseStore store = new ResponseStore(client, 8, new CacheMetrics(meters));
         breakers.circuitBreaker(memcached.getHost() + ":" + memcached.getMappedPort(11211)).transitionToOpenState();
 
-        store.store("/open", item("{}", 0), 60, () -> {
+        store.store("/open", item("{}", 0), 60, taken -> {
         });
 
         assertThat(stores("dropped", "circuit-open")).isEqualTo(1);

@@ -92,7 +92,7 @@ class VariantStoreTests {
 
     private List<String> stored(VariantStore store, CapturedResponse answer, Optional<String> found) throws Exception {
         CompletableFuture<List<String>> done = new CompletableFuture<>();
-        store.store(PRIMARY, answer, found, 0, 60, System.currentTimeMillis(), done::complete);
+        store.store(PRIMARY, answer, found, 0, 60, System.currentTimeMillis(), (keys, taken) -> done.complete(keys));
         return done.get(5, TimeUnit.SECONDS);
     }
 

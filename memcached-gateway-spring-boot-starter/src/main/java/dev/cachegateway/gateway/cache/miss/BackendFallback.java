@@ -44,7 +44,7 @@ public final class BackendFallback {
         default void share(CapturedResponse answer, long askedAt) {
         }
 
-        /** The shared answer is in memcached, or will not get there. */
+        /** The shared answer is in memcached. */
         default void stored() {
         }
 
@@ -58,10 +58,10 @@ public final class BackendFallback {
         }
 
         /**
-         * The shared answer will not get to memcached, since a write came after the
-         * backend was asked.
+         * The shared answer will not get to memcached: a write came after the backend was
+         * asked, another replica stores the key, or memcached did not take it.
          */
-        default void overtaken() {
+        default void dropped() {
             stored();
         }
 

@@ -2,7 +2,7 @@ package dev.cachegateway.gateway.cache.miss;
 
 import java.util.List;
 import java.util.Optional;
-import java.util.function.Consumer;
+import java.util.function.BiConsumer;
 
 import dev.cachegateway.gateway.cache.format.ItemFormat;
 import dev.cachegateway.gateway.cache.format.Variants;
@@ -53,13 +53,13 @@ final class FencedStore {
     }
 
     /**
-     * Stores {@code captured} as {@code decision} says and tells {@code waiters} once the
-     * store has ended, or that it will not be. The waiters say "storing" in the key's
-     * lock first: a write that reads that waits for the store to end before it deletes
-     * the item again ({@link StoresUnderWay}); where they cannot, another replica's fetch
-     * stores its answer instead. {@code askedAt} is when the backend was asked: the
-     * answer's age counts from then, not from when memcached took the store, which the
-     * checks before it can stretch over seconds.
+     * Stores {@code captured} as {@code decision} says and tells {@code waiters} once
+     * memcached took it, or that it did not or will not. The waiters say "storing" in the
+     * key's lock first: a write that reads that waits for the store to end before it
+     * deletes the item again ({@link StoresUnderWay}); where they cannot, another
+     * replica's fetch stores its answer instead. {@code askedAt} is when the backend was
+     * asked: the answer's age counts from then, not from when memcached took the store,
+     * which the checks before it can stretch over seconds.
      */
     void store(String key, CapturedResponse captured, StoreDecision decision, Fence fence, Waiters waiters,
             long askedAt) {
@@ -67,12 +67,18 @@ final class FencedStore {
         whyNot(fence, waiters).subscribe(dropped -> {
             if (dropped.isPresent()) {
                 metrics.dropped(dropped.get());
-                waiters.overtaken();
+                waiters.dropped();
                 ended.run();
                 return;
             }
-            Consumer<List<String>> written = keys -> {
-                waiters.stored();
+            BiConsumer<List<String>, Boolean> written = (keys, taken) -> {
+                if (taken) {
+                    waiters.stored();
+                }
+                else {
+                    waiters.dropped();
+                }
+                // A store that timed out may have landed all the same.
                 recheck(fence, keys, ended);
             };
             if (Variants.varies(captured.headers()) && format.storesVariants()) {
@@ -80,7 +86,7 @@ final class FencedStore {
             }
             else {
                 store.store(key, format.encode(captured, decision.flags(), askedAt), decision.ttlSeconds(),
-                        () -> written.accept(List.of(key)));
+                        taken -> written.accept(List.of(key), taken));
             }
         }, failure -> ended.run());
     }

@@ -67,9 +67,10 @@ final class Lead implements Waiters {
     }
 
     // Nothing was stored: the lock goes, and the write that waits for it to stop saying
-    // "storing" goes on.
+    // "storing" goes on. Left saying "stored", it would send every replica that claims it
+    // to the backend without a lock.
     @Override
-    public void overtaken() {
+    public void dropped() {
         ticket.end(key);
         hold.release();
     }

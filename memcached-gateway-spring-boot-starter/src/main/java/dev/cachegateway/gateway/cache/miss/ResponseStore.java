@@ -72,15 +72,12 @@ public final class ResponseStore {
     }
 
     /**
-     * Stores {@code item} under {@code key} for {@code ttlSeconds}, and runs
-     * {@code whenDone} once memcached has it or it is known not to get it. Every path
-     * ends: each operation has a timeout, and a full bound fails at once.
+     * Stores {@code item} under {@code key} for {@code ttlSeconds}, and tells
+     * {@code whenDone} whether memcached took it, once that is known. Every path ends:
+     * each operation has a timeout, and a full bound fails at once.
      */
-    public void store(String key, CachedItem item, int ttlSeconds, Runnable whenDone) {
-        memcached.set(key, ttlSeconds, item)
-            .transformDeferred(BulkheadOperator.of(pending))
-            .doFinally(signal -> whenDone.run())
-            .subscribe(accepted -> stored(accepted, key, item, ttlSeconds), this::failed);
+    public void store(String key, CachedItem item, int ttlSeconds, Consumer<Boolean> whenDone) {
+        write(memcached.set(key, ttlSeconds, item), key, item, ttlSeconds, true).subscribe(whenDone);
     }
 
     /**
@@ -88,26 +85,27 @@ public final class ResponseStore {
      * {@code whenDone} is told whether it took the item, and false if the add failed.
      */
     public void add(String key, CachedItem item, int ttlSeconds, Consumer<Boolean> whenDone) {
-        memcached.add(key, ttlSeconds, item).transformDeferred(BulkheadOperator.of(pending)).doOnNext(added -> {
-            if (added) {
-                stored(true, key, item, ttlSeconds);
+        write(memcached.add(key, ttlSeconds, item), key, item, ttlSeconds, false).subscribe(whenDone);
+    }
+
+    // Whether memcached took the item; a failure counts and reads as false, and so does
+    // a refusal where it is one (a set's, not an add's).
+    private Mono<Boolean> write(Mono<Boolean> write, String key, CachedItem item, int ttlSeconds,
+            boolean refusalFails) {
+        return write.transformDeferred(BulkheadOperator.of(pending)).doOnNext(taken -> {
+            if (taken) {
+                // Only what memcached took: the near-cache never holds an item that
+                // memcached does not.
+                near.stored(key, item, ttlSeconds - StaleFlags.decode(item.flags()).longest());
+                metrics.stored();
+            }
+            else if (refusalFails) {
+                metrics.dropped(Drop.FAILED);
             }
         }).onErrorResume(failure -> {
             failed(failure);
             return Mono.just(false);
-        }).defaultIfEmpty(false).subscribe(whenDone);
-    }
-
-    private void stored(boolean accepted, String key, CachedItem item, int ttlSeconds) {
-        if (accepted) {
-            // Only what memcached took: the near-cache never holds an item that memcached
-            // does not.
-            near.stored(key, item, ttlSeconds - StaleFlags.decode(item.flags()).longest());
-            metrics.stored();
-        }
-        else {
-            metrics.dropped(Drop.FAILED);
-        }
+        }).defaultIfEmpty(false);
     }
 
     private void failed(Throwable failure) {

@@ -2,7 +2,9 @@ package dev.cachegateway.gateway.cache.miss;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 
 import dev.cachegateway.gateway.cache.format.ItemFormat;
@@ -36,13 +38,13 @@ final class VariantStore {
 
     /**
      * Stores a captured variant, and hands {@code whenDone} the keys it stored under once
-     * both stores have ended, whatever became of them; it is handed none if the variant
-     * could not be stored.
+     * both stores have ended, and whether memcached took both; it is handed none if the
+     * variant could not be stored.
      */
     void store(String key, CapturedResponse captured, int flags, int ttlSeconds, long askedAt,
-            Consumer<List<String>> whenDone) {
+            BiConsumer<List<String>, Boolean> whenDone) {
         epochOf(key).subscribe(found -> store(key, captured, found, flags, ttlSeconds, askedAt, whenDone),
-                failure -> whenDone.accept(List.of()));
+                failure -> whenDone.accept(List.of(), false));
     }
 
     /**
@@ -52,13 +54,13 @@ final class VariantStore {
      * stores under that, rather than orphan the variants stored under it.
      */
     void store(String key, CapturedResponse captured, Optional<String> found, int flags, int ttlSeconds, long askedAt,
-            Consumer<List<String>> whenDone) {
+            BiConsumer<List<String>, Boolean> whenDone) {
         String epoch = found.orElseGet(Variants::newEpoch);
         Optional<String> own = Variants.keyOf(key, captured.headers(), epoch);
         if (own.isEmpty()) {
             // A primary key too long to hold a variant's beside it: the variant is not
             // stored.
-            whenDone.accept(List.of());
+            whenDone.accept(List.of(), false);
             return;
         }
         CachedItem item = encode(captured, epoch, flags, askedAt);
@@ -68,7 +70,7 @@ final class VariantStore {
         }
         store.add(key, item, ttlSeconds, added -> {
             if (added) {
-                store.store(own.get(), item, ttlSeconds, () -> whenDone.accept(List.of(own.get(), key)));
+                store.store(own.get(), item, ttlSeconds, taken -> whenDone.accept(List.of(own.get(), key), taken));
                 return;
             }
             // Taken by another replica's first variant, or a non-varying item there: the
@@ -77,8 +79,8 @@ final class VariantStore {
                 String now = again.orElse(epoch);
                 Variants.keyOf(key, captured.headers(), now)
                     .ifPresentOrElse(ownNow -> storeBoth(ownNow, key, encode(captured, now, flags, askedAt), ttlSeconds,
-                            whenDone), () -> whenDone.accept(List.of()));
-            }, failure -> whenDone.accept(List.of()));
+                            whenDone), () -> whenDone.accept(List.of(), false));
+            }, failure -> whenDone.accept(List.of(), false));
         });
     }
 
@@ -97,11 +99,16 @@ final class VariantStore {
         return format.encode(new CapturedResponse(captured.status(), headers, captured.body()), flags, askedAt);
     }
 
-    private void storeBoth(String own, String key, CachedItem item, int ttlSeconds, Consumer<List<String>> whenDone) {
+    private void storeBoth(String own, String key, CachedItem item, int ttlSeconds,
+            BiConsumer<List<String>, Boolean> whenDone) {
         AtomicInteger left = new AtomicInteger(2);
-        Runnable oneDone = () -> {
+        AtomicBoolean bothTaken = new AtomicBoolean(true);
+        Consumer<Boolean> oneDone = taken -> {
+            if (!taken) {
+                bothTaken.set(false);
+            }
             if (left.decrementAndGet() == 0) {
-                whenDone.accept(List.of(own, key));
+                whenDone.accept(List.of(own, key), bothTaken.get());
             }
         };
         store.store(own, item, ttlSeconds, oneDone);

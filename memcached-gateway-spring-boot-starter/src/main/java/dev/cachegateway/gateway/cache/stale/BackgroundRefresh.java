@@ -110,7 +110,7 @@ public final class BackgroundRefresh {
 
         // Nothing new was stored: the next stale hit may refresh at once.
         @Override
-        public void overtaken() {
+        public void dropped() {
             hold.release();
         }
 
