@@ -6,6 +6,7 @@ import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -30,6 +31,11 @@ public final class HoldingProxy implements AutoCloseable {
 
     private volatile CountDownLatch gate = new CountDownLatch(0);
 
+    // What clients must send, and how often, before the proxy holds.
+    private volatile String trigger;
+
+    private final AtomicInteger triggersLeft = new AtomicInteger();
+
     public HoldingProxy(String targetHost, int targetPort) throws IOException {
         this.targetHost = targetHost;
         this.targetPort = targetPort;
@@ -47,6 +53,21 @@ public final class HoldingProxy implements AutoCloseable {
     public void hold() {
         held.set(0);
         gate = new CountDownLatch(1);
+    }
+
+    /**
+     * Holds from the read of a client that carries {@code text} for the
+     * {@code occurrence}th time, that read included, until {@link #release}: a command
+     * held as it is sent, whatever the client sent before it.
+     */
+    public void holdAt(String text, int occurrence) {
+        triggersLeft.set(occurrence);
+        trigger = text;
+    }
+
+    /** How many more times clients must send the text that makes the proxy hold. */
+    public int triggersLeft() {
+        return triggersLeft.get();
     }
 
     /** How many reads from clients are held now. */
@@ -81,6 +102,7 @@ public final class HoldingProxy implements AutoCloseable {
             try {
                 for (int read = from.read(buffer); read >= 0; read = from.read(buffer)) {
                     if (holds) {
+                        triggered(new String(buffer, 0, read, StandardCharsets.ISO_8859_1));
                         CountDownLatch current = gate;
                         if (current.getCount() > 0) {
                             held.incrementAndGet();
@@ -97,6 +119,20 @@ public final class HoldingProxy implements AutoCloseable {
         }, "holding-proxy-pump");
         pump.setDaemon(true);
         pump.start();
+    }
+
+    private synchronized void triggered(String sent) {
+        String text = trigger;
+        if (text == null) {
+            return;
+        }
+        for (int at = sent.indexOf(text); at >= 0; at = sent.indexOf(text, at + text.length())) {
+            if (triggersLeft.decrementAndGet() == 0) {
+                trigger = null;
+                hold();
+                return;
+            }
+        }
     }
 
     @Override

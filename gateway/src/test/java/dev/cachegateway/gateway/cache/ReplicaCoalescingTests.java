@@ -5,12 +5,15 @@ import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 import dev.cachegateway.gateway.cache.key.LockKey;
 import dev.cachegateway.demo.support.CacheStatusMember;
 import dev.cachegateway.demo.support.ConcurrentGets;
 import dev.cachegateway.demo.support.GatewayPair;
 import dev.cachegateway.demo.support.GatewayReplicas;
+import dev.cachegateway.demo.support.HoldingProxy;
 import dev.cachegateway.demo.support.MemcachedContainer;
 import dev.cachegateway.demo.support.MemcachedTextClient;
 import dev.cachegateway.demo.support.RecordingBackend;
@@ -101,6 +104,51 @@ class ReplicaCoalescingTests {
         assertThat(CacheStatusMember.last(answer.getHeaders().get("Cache-Status")).parameters())
             .containsEntry("collapsed", false);
         assertThat(backend.calls(path)).isEqualTo(1);
+    }
+
+    // Found by the history checker (seed 3047651732628590409): a replica that waited for
+    // a lock that went without an item, then lost the race for the free lock to another
+    // replica, waited for that one, and when it too gave the lock back without an item,
+    // asked the backend without a lock. Any replica's next miss then took the free lock
+    // and asked again.
+    @Test
+    void aReplicaThatWaitedInVainTwiceTakesTheLockItselfBeforeItAsksTheBackend() throws Exception {
+        String path = "/api/v1/comments/3";
+        String lockKey = path + LockKey.SUFFIX;
+        backend.reply(path, Reply.json("{\"id\":3}", "public, max-age=60").after(Duration.ofMillis(400)));
+        try (MemcachedTextClient raw = MemcachedContainer.textClient(pair.memcached());
+                HoldingProxy network = new HoldingProxy(pair.memcached().getHost(),
+                        pair.memcached().getMappedPort(MemcachedContainer.PORT))) {
+            ConfigurableApplicationContext third = GatewayReplicas.start("127.0.0.1:" + network.port(), backend.uri(),
+                    "--memcached.cache.lock-timeout=" + GatewayPair.LOCK_TIMEOUT.toMillis() + "ms");
+            try (third) {
+                raw.set(lockKey, 0, 60, "locked elsewhere".getBytes());
+                // Its first claim finds the lock taken; its second, once the lock is
+                // gone,
+                // is held on its way to memcached while another replica takes the lock.
+                network.holdAt("add " + lockKey + " ", 2);
+                CompletableFuture<ResponseEntity<byte[]>> waiting = get(third, path).toFuture();
+                await().atMost(Duration.ofSeconds(5)).until(() -> network.triggersLeft() == 1);
+                raw.delete(lockKey);
+                await().atMost(Duration.ofSeconds(5)).until(() -> network.held() > 0);
+                raw.set(lockKey, 0, 60, "locked by another".getBytes());
+                network.release();
+                // That replica gives the lock back without an item, as one whose answer a
+                // write overtook does.
+                await().pollDelay(Duration.ofMillis(200)).atMost(Duration.ofSeconds(1)).until(() -> true);
+                raw.delete(lockKey);
+
+                await().atMost(Duration.ofSeconds(5))
+                    .pollInterval(Duration.ofMillis(5))
+                    .until(() -> backend.calls(path) == 1);
+                ResponseEntity<byte[]> later = get(second, path).block(Duration.ofSeconds(10));
+
+                assertThat(waiting.get(10, TimeUnit.SECONDS).getStatusCode().value()).isEqualTo(200);
+                assertThat(later.getStatusCode().value()).isEqualTo(200);
+                assertThat(backend.calls(path)).as("one call: the other replica waits for the one that asks")
+                    .isEqualTo(1);
+            }
+        }
     }
 
     private static Mono<ResponseEntity<byte[]>> get(ConfigurableApplicationContext gateway, String path) {

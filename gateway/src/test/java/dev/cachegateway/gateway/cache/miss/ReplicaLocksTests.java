@@ -168,7 +168,7 @@ class ReplicaLocksTests {
     }
 
     private Mono<CachedItem> awaitItem(String key) {
-        return locks.awaitItem(key, () -> freshItem(key));
+        return locks.awaitItem(key, () -> freshItem(key), locks.lockTimeout());
     }
 
     private String lockValue(String key) throws Exception {

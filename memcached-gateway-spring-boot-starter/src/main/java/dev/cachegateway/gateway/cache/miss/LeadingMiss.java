@@ -1,5 +1,6 @@
 package dev.cachegateway.gateway.cache.miss;
 
+import java.time.Duration;
 import java.util.Optional;
 import java.util.function.Supplier;
 
@@ -45,19 +46,24 @@ final class LeadingMiss {
      */
     Mono<Void> lead(ServerWebExchange exchange, GatewayFilterChain chain, String key, CacheOutcome outcome, Lead lead,
             Fence fence, boolean recheck) {
-        return lead(exchange, chain, key, outcome, lead, fence, recheck, true);
+        return lead(exchange, chain, key, outcome, lead, fence, recheck,
+                System.nanoTime() + replicas.lockTimeout().toNanos());
     }
 
-    // claimAgain: whether a replica that waited for another's item, and found none,
-    // claims the lock once more before it asks the backend, so that the replicas that
-    // waited with it wait for it rather than all asking at once.
+    // A replica that waited for another's item, and found none, claims the lock again
+    // before it asks the backend, as often as a holder gives it back without an item,
+    // until the lock timeout since its first claim: asking without the lock, it would be
+    // joined by nobody, and the next miss on any replica would take the free lock and ask
+    // too.
     private Mono<Void> lead(ServerWebExchange exchange, GatewayFilterChain chain, String key, CacheOutcome outcome,
-            Lead lead, Fence fence, boolean recheck, boolean claimAgain) {
+            Lead lead, Fence fence, boolean recheck, long waitUntil) {
         if (!lead.waitsForAnotherReplica() && !lead.followsAStore() && !recheck) {
             return backend.fetch(exchange, chain, key, outcome, lead, fence);
         }
         Supplier<Mono<CachedItem>> find = () -> answers.find(key, exchange.getRequest().getHeaders());
-        Mono<CachedItem> landed = lead.waitsForAnotherReplica() ? replicas.awaitItem(key, find) : find.get();
+        Mono<CachedItem> landed = lead.waitsForAnotherReplica()
+                ? replicas.awaitItem(key, find, Duration.ofNanos(Math.max(0, waitUntil - System.nanoTime())))
+                : find.get();
         // Decided before writing: a written answer is an empty Mono too, and must not
         // trigger a fetch.
         return landed.map(Optional::of).defaultIfEmpty(Optional.empty()).flatMap(item -> {
@@ -66,8 +72,8 @@ final class LeadingMiss {
                     return backend.fetch(exchange, chain, key, outcome, lead, fence);
                 }
                 outcome.collapseFailed();
-                return claimAgain ? replicas.claim(key)
-                    .flatMap(again -> lead(exchange, chain, key, outcome, lead.with(again), fence, recheck, false))
+                return System.nanoTime() < waitUntil ? replicas.claim(key)
+                    .flatMap(again -> lead(exchange, chain, key, outcome, lead.with(again), fence, recheck, waitUntil))
                         : backend.fetch(exchange, chain, key, outcome, lead, fence);
             }
             // Another replica stored it already.

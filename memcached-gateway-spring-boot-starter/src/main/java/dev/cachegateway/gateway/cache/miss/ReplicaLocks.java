@@ -57,13 +57,17 @@ public final class ReplicaLocks {
             .onErrorReturn(Claim.NONE);
     }
 
+    /** How long a replica waits for the lock of a key another one fetches. */
+    public Duration lockTimeout() {
+        return lockTimeout;
+    }
+
     /**
      * The item another replica stores under {@code key}, as {@code find} finds it (by the
      * format's freshness, for the request's variant), polled for every 20 to 50 ms; empty
-     * once its lock is gone without an item, the lock timeout passes, or memcached fails,
-     * so the caller asks the backend itself.
+     * once its lock is gone without an item, {@code within} passes, or memcached fails.
      */
-    public Mono<CachedItem> awaitItem(String key, Supplier<Mono<CachedItem>> find) {
+    public Mono<CachedItem> awaitItem(String key, Supplier<Mono<CachedItem>> find, Duration within) {
         String lockKey = LockKey.of(key);
         // The lock first: it goes, or says "stored", only after the item is stored, so
         // "no lock" or "stored" then "no item" is a true absence. A stale item is still
@@ -74,7 +78,7 @@ public final class ReplicaLocks {
             .defaultIfEmpty(false)
             .flatMap(fetching -> find.get().switchIfEmpty(fetching ? Mono.empty() : Mono.error(new LockGone())));
         return round.repeatWhenEmpty(rounds -> rounds.concatMap(n -> Mono.delay(pause(n))))
-            .timeout(lockTimeout, Mono.empty())
+            .timeout(within, Mono.empty())
             .onErrorResume(failure -> Mono.empty());
     }
 
