@@ -31,7 +31,7 @@ final class History {
         }
 
         boolean isPurge() {
-            return method.equals(PURGE);
+            return method.equals(PURGE) || method.equals(SOFT_PURGE);
         }
 
         /** Given up on by its client, on purpose: no answer is expected. */
@@ -72,6 +72,9 @@ final class History {
 
     /** The method a purge through a gateway's invalidation endpoint is recorded under. */
     static final String PURGE = "PURGE";
+
+    /** The method a soft purge ({@code soft=true}) is recorded under. */
+    static final String SOFT_PURGE = "SOFT_PURGE";
 
     /** How the failure of a request its client gave up on begins. */
     static final String CANCELLED = "cancelled";

@@ -89,10 +89,11 @@ final class HistoryDriver {
             .timeout(step.cancelAfterMillis() > 0 ? Duration.ofMillis(step.cancelAfterMillis()) : REQUEST_BOUND);
         switch (step.method()) {
             case "PUT" -> builder.PUT(HttpRequest.BodyPublishers.ofString("{}"));
-            case History.PURGE -> builder.DELETE().header("Authorization", PurgeToken.BEARER);
+            case History.PURGE, History.SOFT_PURGE -> builder.DELETE().header("Authorization", PurgeToken.BEARER);
             default -> builder.GET();
         }
-        if (step.language() != null && !step.method().equals(History.PURGE)) {
+        if (step.language() != null && !step.method().equals(History.PURGE)
+                && !step.method().equals(History.SOFT_PURGE)) {
             builder.header("Accept-Language", step.language());
         }
         if (step.conditional()) {
@@ -136,12 +137,15 @@ final class HistoryDriver {
     // A purge goes to the gateway's management port: by path on the body route, by key on
     // the whole-answer route.
     private URI uriOf(Step step) {
-        if (!step.method().equals(History.PURGE)) {
+        if (!step.method().equals(History.PURGE) && !step.method().equals(History.SOFT_PURGE)) {
             return URI.create(gateways.get(step.gateway()) + step.path());
         }
         String management = managements.get(step.gateway()) + "/actuator/memcached";
-        return URI.create(step.path().equals(step.originPath()) ? management + step.originPath()
-                : management + "?key=" + URLEncoder.encode(step.purgedKey(), StandardCharsets.UTF_8));
+        String soft = step.method().equals(History.SOFT_PURGE) ? "soft=true" : "";
+        return URI.create(step.path().equals(step.originPath())
+                ? management + step.originPath() + (soft.isEmpty() ? "" : "?" + soft)
+                : management + "?key=" + URLEncoder.encode(step.purgedKey(), StandardCharsets.UTF_8)
+                        + (soft.isEmpty() ? "" : "&" + soft));
     }
 
     private static void pause(int millis) {

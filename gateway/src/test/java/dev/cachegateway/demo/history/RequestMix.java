@@ -7,8 +7,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * What a client of the history sends next, as its seed decides: GETs of a few hot
  * resources and a longer tail of cold ones, on the body route or, for resources that
- * vary, on the whole-answer route in one of two languages; conditional GETs; writes;
- * purges; and now and then a GET whose client gives up after a while.
+ * vary, on the whole-answer route in one of two languages; conditional GETs; writes; hard
+ * and soft purges; and now and then a GET whose client gives up after a while.
  */
 final class RequestMix {
 
@@ -28,11 +28,11 @@ final class RequestMix {
             boolean conditional, int cancelAfterMillis) {
 
         /**
-         * The whole-answer route's items are keyed by {@code http:} and the origin's
-         * path.
+         * The whole-answer route's items are keyed by {@code http:} and the path the
+         * client asked for: its key is computed before the route rewrites the path.
          */
         String purgedKey() {
-            return path.equals(originPath) ? originPath : "http:" + originPath;
+            return path.equals(originPath) ? originPath : "http:" + path;
         }
     }
 
@@ -47,7 +47,10 @@ final class RequestMix {
         String path = varying ? originPath.replace("/api/v1/", "/api/v1/whole/") : originPath;
         String language = varying ? (random.nextBoolean() ? "en" : "fr") : null;
         int kind = random.nextInt(40);
-        String method = kind < 6 ? "PUT" : kind == 6 ? History.PURGE : "GET";
+        // Drawn from what was drawn already, so that a seed's other steps stay as they
+        // were.
+        String purge = resource % 2 == 1 ? History.SOFT_PURGE : History.PURGE;
+        String method = kind < 6 ? "PUT" : kind == 6 ? purge : "GET";
         boolean gives = method.equals("GET") && random.nextInt(10) == 0;
         int cancelAfter = gives ? CANCEL_MIN_MILLIS + random.nextInt(CANCEL_MAX_MILLIS - CANCEL_MIN_MILLIS + 1) : 0;
         return new Step(gateway, method, originPath, path, language, kind == 7 || kind == 8, cancelAfter);

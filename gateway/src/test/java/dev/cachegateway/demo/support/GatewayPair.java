@@ -29,8 +29,8 @@ public final class GatewayPair {
 
     private GatewayPair() {
         memcached.start();
-        first = GatewayReplicas.start(memcached, backend.uri(), lockTimeout());
-        second = GatewayReplicas.start(memcached, backend.uri(), lockTimeout());
+        first = GatewayReplicas.start(memcached, backend.uri(), lockTimeout(), PurgeToken.SETTING);
+        second = GatewayReplicas.start(memcached, backend.uri(), lockTimeout(), PurgeToken.SETTING);
         Runtime.getRuntime().addShutdownHook(new Thread(this::stop, "gateway-pair-stop"));
     }
 

@@ -16,6 +16,12 @@ import dev.cachegateway.demo.support.MemcachedContainer;
 import dev.cachegateway.demo.support.MemcachedTextClient;
 import dev.cachegateway.demo.support.RunsAlone;
 import dev.cachegateway.gateway.cache.hit.NearCache;
+import dev.cachegateway.gateway.cache.invalidate.KeyInvalidation;
+import dev.cachegateway.gateway.cache.key.HttpKeyPrefix;
+import dev.cachegateway.gateway.cache.miss.InFlightRequests;
+import dev.cachegateway.gateway.cache.miss.StoresUnderWay;
+import dev.cachegateway.gateway.cache.miss.WriteFences;
+import dev.cachegateway.gateway.cache.purge.SoftPurge;
 import dev.cachegateway.gateway.memcached.ReactiveMemcached;
 import dev.cachegateway.gateway.memcached.TestMemcached;
 import dev.cachegateway.gateway.memcached.pool.ServerResolver;
@@ -57,7 +63,9 @@ class MemcachedCacheEndpointTests {
         client = TestMemcached.awaitConnected(TestMemcached.pool(List.of("127.0.0.1:" + proxy.port()),
                 Duration.ofMillis(500), ServerResolver.DNS, TestMemcached.breakers(), meters));
         raw = MemcachedContainer.textClient(memcached);
-        endpoint = new MemcachedCacheEndpoint(client, NearCache.off());
+        KeyInvalidation keys = new KeyInvalidation(client, NearCache.off(), new InFlightRequests(),
+                new WriteFences(client), new StoresUnderWay(client, Duration.ofSeconds(5), true));
+        endpoint = new MemcachedCacheEndpoint(keys, new SoftPurge(client, keys), new HttpKeyPrefix("http:"));
     }
 
     @AfterEach
@@ -71,7 +79,8 @@ class MemcachedCacheEndpointTests {
     void deletesAnItemWhoseDeleteTimedOutWhileTheGatewayWasPaused() throws Exception {
         raw.set("/purged", 0, 0, "old".getBytes(StandardCharsets.UTF_8));
         proxy.hold();
-        CompletableFuture<WebEndpointResponse<Map<String, Object>>> purge = endpoint.deleteKey("/purged").toFuture();
+        CompletableFuture<WebEndpointResponse<Map<String, Object>>> purge = endpoint.deleteKey("/purged", null)
+            .toFuture();
         await().atMost(Duration.ofSeconds(5)).until(() -> proxy.held() > 0);
         // Lets the delete through only once the gateway has given it up as delayed by
         // its own pause, past its longest wait (1 s), so that memcached answers nothing
@@ -95,7 +104,8 @@ class MemcachedCacheEndpointTests {
     void answers503WhenMemcachedDoesNotAnswerTheDelete() throws Exception {
         proxy.hold();
 
-        WebEndpointResponse<Map<String, Object>> answer = endpoint.deleteKey("/held").block(Duration.ofSeconds(10));
+        WebEndpointResponse<Map<String, Object>> answer = endpoint.deleteKey("/held", null)
+            .block(Duration.ofSeconds(10));
 
         assertThat(answer.getStatus()).isEqualTo(WebEndpointResponse.STATUS_SERVICE_UNAVAILABLE);
         assertThat(answer.getBody()).containsEntry("key", "/held");

@@ -6,6 +6,9 @@ import dev.cachegateway.gateway.cache.hit.ItemLookup;
 import dev.cachegateway.gateway.cache.hit.NearCache;
 import dev.cachegateway.gateway.cache.purge.PurgeAccess;
 import dev.cachegateway.gateway.cache.purge.PurgeAccessProperties;
+import dev.cachegateway.gateway.cache.purge.SoftPurge;
+import dev.cachegateway.gateway.cache.invalidate.KeyInvalidation;
+import dev.cachegateway.gateway.cache.key.HttpKeyPrefix;
 import dev.cachegateway.gateway.cache.invalidate.WriteInvalidation;
 import dev.cachegateway.gateway.cache.miss.InFlightRequests;
 import dev.cachegateway.gateway.cache.miss.ReplicaLocks;
@@ -36,8 +39,9 @@ public class MemcachedCacheConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    MemcachedCacheEndpoint memcachedCacheEndpoint(ReactiveMemcached memcached, NearCache nearCache) {
-        return new MemcachedCacheEndpoint(memcached, nearCache);
+    MemcachedCacheEndpoint memcachedCacheEndpoint(ReactiveMemcached memcached, KeyInvalidation keys,
+            HttpItemProperties http) {
+        return new MemcachedCacheEndpoint(keys, new SoftPurge(memcached, keys), new HttpKeyPrefix(http.getKeyPrefix()));
     }
 
     @Bean
@@ -97,10 +101,16 @@ public class MemcachedCacheConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    WriteInvalidation writeInvalidation(ReactiveMemcached memcached, NearCache nearCache, InFlightRequests inFlight,
-            WriteFences fences, MemcachedCacheProperties defaults, MeterRegistry registry) {
-        return new WriteInvalidation(memcached, nearCache, inFlight, fences,
-                new StoresUnderWay(memcached, defaults.getLockTimeout(), defaults.isReplicaLock()), registry);
+    KeyInvalidation keyInvalidation(ReactiveMemcached memcached, NearCache nearCache, InFlightRequests inFlight,
+            WriteFences fences, MemcachedCacheProperties defaults) {
+        return new KeyInvalidation(memcached, nearCache, inFlight, fences,
+                new StoresUnderWay(memcached, defaults.getLockTimeout(), defaults.isReplicaLock()));
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    WriteInvalidation writeInvalidation(KeyInvalidation keys, MeterRegistry registry) {
+        return new WriteInvalidation(keys, registry);
     }
 
     @Bean

@@ -1,15 +1,20 @@
 package dev.cachegateway.gateway.cache;
 
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-import dev.cachegateway.gateway.cache.hit.NearCache;
+import dev.cachegateway.gateway.cache.invalidate.KeyInvalidation;
 import dev.cachegateway.gateway.cache.key.CacheKeyTemplate;
+import dev.cachegateway.gateway.cache.key.HttpKeyPrefix;
+import dev.cachegateway.gateway.cache.purge.SoftPurge;
+import dev.cachegateway.gateway.cache.purge.SoftPurge.Outcome;
 import dev.cachegateway.gateway.memcached.MemcachedLimits;
-import dev.cachegateway.gateway.memcached.ReactiveMemcached;
-import dev.cachegateway.gateway.memcached.operation.GatewayDelayException;
+import org.jspecify.annotations.Nullable;
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
-import reactor.util.retry.Retry;
 
 import org.springframework.boot.actuate.endpoint.annotation.DeleteOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
@@ -18,56 +23,96 @@ import org.springframework.boot.actuate.endpoint.annotation.Selector.Match;
 import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 
 /**
- * Invalidation for operators, on the management port only:
- * {@code DELETE /actuator/memcached/api/v1/comments/1} deletes the item of that path (its
- * {@code $uri} key, derived as for a request), and
- * {@code DELETE /actuator/memcached?key=...} deletes any key as it is written. Either
- * also drops the item from this gateway's near-cache.
+ * Purges for operators, on the management port only:
+ * {@code DELETE /actuator/memcached/api/v1/comments/1} purges the items of that path in
+ * every format (its {@code $uri} key, derived as for a request, and the same key after
+ * the {@code http} items' prefix, whose variants go with it), and
+ * {@code DELETE /actuator/memcached?key=...} purges any key as it is written. A purge is
+ * a write's invalidation ({@link KeyInvalidation}), so that a fetch under way from before
+ * it does not store its older answer after it; with {@code soft=true} the items turn
+ * stale instead ({@link SoftPurge}).
  */
 @Endpoint(id = "memcached")
 class MemcachedCacheEndpoint {
 
     private static final CacheKeyTemplate PATH_KEY = CacheKeyTemplate.parse("$uri");
 
-    private final ReactiveMemcached memcached;
+    private final KeyInvalidation keys;
 
-    private final NearCache nearCache;
+    private final SoftPurge soft;
 
-    MemcachedCacheEndpoint(ReactiveMemcached memcached, NearCache nearCache) {
-        this.memcached = memcached;
-        this.nearCache = nearCache;
+    private final HttpKeyPrefix httpPrefix;
+
+    MemcachedCacheEndpoint(KeyInvalidation keys, SoftPurge soft, HttpKeyPrefix httpPrefix) {
+        this.keys = keys;
+        this.soft = soft;
+        this.httpPrefix = httpPrefix;
     }
 
     @DeleteOperation
-    Mono<WebEndpointResponse<Map<String, Object>>> deletePath(@Selector(match = Match.ALL_REMAINING) String[] path) {
-        return delete(PATH_KEY.render("/" + String.join("/", path), null));
+    Mono<WebEndpointResponse<Map<String, Object>>> deletePath(@Selector(match = Match.ALL_REMAINING) String[] path,
+            @Nullable Boolean soft) {
+        Optional<String> key = PATH_KEY.render("/" + String.join("/", path), null);
+        return purge(key, key.map(this::everyFormat).orElse(List.of()), Boolean.TRUE.equals(soft));
     }
 
     @DeleteOperation
-    Mono<WebEndpointResponse<Map<String, Object>>> deleteKey(String key) {
-        return delete(Optional.of(key).filter(MemcachedLimits::isValidKey));
+    Mono<WebEndpointResponse<Map<String, Object>>> deleteKey(String key, @Nullable Boolean soft) {
+        Optional<String> valid = Optional.of(key).filter(MemcachedLimits::isValidKey);
+        return purge(valid, valid.map(List::of).orElse(List.of()), Boolean.TRUE.equals(soft));
     }
 
-    private Mono<WebEndpointResponse<Map<String, Object>>> delete(Optional<String> valid) {
-        if (valid.isEmpty()) {
+    // The path's key, and its key on whole-answer routes where that is a key too.
+    private List<String> everyFormat(String key) {
+        List<String> all = new ArrayList<>(List.of(key));
+        String whole = httpPrefix.value() + key;
+        if (!httpPrefix.value().isEmpty() && MemcachedLimits.isValidKey(whole)) {
+            all.add(whole);
+        }
+        return all;
+    }
+
+    private Mono<WebEndpointResponse<Map<String, Object>>> purge(Optional<String> named, List<String> all,
+            boolean softly) {
+        if (named.isEmpty()) {
             return Mono.just(new WebEndpointResponse<>(Map.of("error", "not a valid memcached key"),
                     WebEndpointResponse.STATUS_BAD_REQUEST));
         }
-        String key = valid.get();
-        // This gateway's near-cache forgets the item at once; other replicas' keep it for
-        // up to their TTL.
-        nearCache.invalidate(key);
-        // A delete given up on because this gateway was paused past its longest wait
-        // says nothing of memcached, and may have landed or not: it is sent once more,
-        // as a delete may be, rather than answered 503.
-        return memcached.delete(key)
-            .retryWhen(Retry.max(1)
-                .filter(GatewayDelayException.class::isInstance)
-                .onRetryExhaustedThrow((spec, signal) -> signal.failure()))
-            .map(deleted -> new WebEndpointResponse<Map<String, Object>>(Map.of("key", key, "deleted", deleted)))
+        String key = named.get();
+        Map<String, Object> answer = new LinkedHashMap<>();
+        answer.put("key", key);
+        if (all.size() > 1) {
+            answer.put("keys", all);
+        }
+        Mono<Map<String, Object>> done = softly ? softly(all, answer) : hard(all, answer);
+        return done.map(WebEndpointResponse::new)
             .onErrorResume(failure -> Mono.just(new WebEndpointResponse<>(
                     Map.of("key", key, "error", "memcached unavailable: " + failure.getClass().getSimpleName()),
                     WebEndpointResponse.STATUS_SERVICE_UNAVAILABLE)));
+    }
+
+    private Mono<Map<String, Object>> hard(List<String> all, Map<String, Object> answer) {
+        return Flux.fromIterable(all).flatMap(keys::invalidate).reduce(false, Boolean::logicalOr).map(deleted -> {
+            answer.put("deleted", deleted);
+            return answer;
+        });
+    }
+
+    // "softened": whether any item turned stale; "purged": the keys purged hard all the
+    // same, since their answers vary.
+    private Mono<Map<String, Object>> softly(List<String> all, Map<String, Object> answer) {
+        return Flux.fromIterable(all)
+            .flatMap(key -> soft.purge(key).map(outcome -> Map.entry(key, outcome)))
+            .collectMap(Map.Entry::getKey, Map.Entry::getValue)
+            .map(outcomes -> {
+                answer.put("soft", true);
+                answer.put("softened", outcomes.containsValue(Outcome.SOFTENED));
+                List<String> purged = all.stream().filter(key -> outcomes.get(key) == Outcome.PURGED).toList();
+                if (!purged.isEmpty()) {
+                    answer.put("purged", purged);
+                }
+                return answer;
+            });
     }
 
 }

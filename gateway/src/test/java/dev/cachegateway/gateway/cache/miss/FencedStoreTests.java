@@ -11,6 +11,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 
 import dev.cachegateway.gateway.cache.format.HttpFormat;
 import dev.cachegateway.gateway.cache.hit.NearCache;
+import dev.cachegateway.gateway.cache.invalidate.KeyInvalidation;
 import dev.cachegateway.gateway.cache.invalidate.WriteInvalidation;
 import dev.cachegateway.gateway.cache.key.CacheKeyTemplate;
 import dev.cachegateway.gateway.cache.key.LockKey;
@@ -108,8 +109,8 @@ class FencedStoreTests {
                         TestMemcached.breakers(), meters)) {
             TestMemcached.awaitConnected(storing);
             FencedStore store = storeThrough(storing);
-            WriteInvalidation writes = new WriteInvalidation(client, NearCache.off(), new InFlightRequests(), fences,
-                    new StoresUnderWay(client, Duration.ofSeconds(5), true), meters);
+            WriteInvalidation writes = new WriteInvalidation(new KeyInvalidation(client, NearCache.off(),
+                    new InFlightRequests(), fences, new StoresUnderWay(client, Duration.ofSeconds(5), true)), meters);
             Queue<String> events = new ConcurrentLinkedQueue<>();
             Fence fence = fences.take("/a").block(Duration.ofSeconds(5));
 

@@ -40,4 +40,22 @@ class ItemAgeTests {
         assertThat(ItemAge.of(FLAGS, -1)).isEqualTo(new ItemAge(Staleness.FRESH, OptionalLong.empty()));
     }
 
+    // A soft purge: memcached says the item was invalidated.
+    @ParameterizedTest(name = "{0} s left, windows {1}/{2} -> {3}")
+    @CsvSource(textBlock = """
+            90, 10, 30, WHILE_REVALIDATE
+            90, 0,  30, IF_ERROR
+            90, 0,  0,  EXPIRED
+            20, 10, 30, IF_ERROR
+            """)
+    void takesAnInvalidatedItemAsStaleFromNowAtTheLatest(long left, int whileRevalidate, int ifError,
+            Staleness staleness) {
+        StaleWindows windows = new StaleWindows(whileRevalidate, ifError);
+
+        ItemAge age = ItemAge.of(StaleFlags.encode(windows), left).invalidated(windows);
+
+        assertThat(age.staleness()).isEqualTo(staleness);
+        assertThat(age.ttl().getAsLong()).isNotPositive();
+    }
+
 }

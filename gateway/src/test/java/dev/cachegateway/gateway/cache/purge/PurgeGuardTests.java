@@ -86,7 +86,7 @@ class PurgeGuardTests {
         assertThat(answer.statusCode()).isEqualTo(200);
         assertThat(raw.get(PATH)).isNull();
         assertThat(purges(guarded, "200")).isEqualTo(before + 1);
-        assertThat(output.getOut()).containsOnlyOnce("Purge of path " + PATH + " from 127.0.0.1:");
+        assertThat(output.getOut()).containsOnlyOnce("A hard purge of path " + PATH + " from 127.0.0.1:");
     }
 
     @Test
@@ -143,7 +143,7 @@ class PurgeGuardTests {
     private static double purges(ConfigurableApplicationContext gateway, String status) {
         var counter = gateway.getBean(MeterRegistry.class)
             .find("memcached.cache.purges")
-            .tags("by", "path", "status", status)
+            .tags("by", "path", "mode", "hard", "status", status)
             .counter();
         return counter == null ? 0 : counter.count();
     }

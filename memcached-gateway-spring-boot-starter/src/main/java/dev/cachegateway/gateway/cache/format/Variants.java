@@ -81,6 +81,14 @@ public final class Variants {
     }
 
     /**
+     * Whether {@code value}, as memcached holds it, is a whole answer that holds one
+     * variant of an answer that varies.
+     */
+    public static boolean heldIn(byte[] value) {
+        return HttpMessage.decode(value).flatMap(stored -> epoch(stored.headers())).isPresent();
+    }
+
+    /**
      * A hit's answer with the variant of the item it was made from, which a hit leaves
      * out: for requests that wait for it, so that each can tell whether it is the variant
      * it needs. It never reaches a client.

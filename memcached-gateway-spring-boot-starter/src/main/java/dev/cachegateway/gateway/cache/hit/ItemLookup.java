@@ -8,6 +8,7 @@ import dev.cachegateway.gateway.cache.format.ItemFormat;
 import dev.cachegateway.gateway.cache.format.ItemFormat.HitAnswer;
 import dev.cachegateway.gateway.cache.hit.NearCache.NearItem;
 import dev.cachegateway.gateway.cache.policy.ItemAge;
+import dev.cachegateway.gateway.cache.policy.StaleFlags;
 import dev.cachegateway.gateway.cache.response.CapturedResponse;
 import dev.cachegateway.gateway.logging.BurstLog;
 import dev.cachegateway.gateway.memcached.MemcachedLimits;
@@ -66,7 +67,7 @@ public final class ItemLookup {
             // Only a fresh item that nobody must refresh now is worth holding in this
             // gateway.
             ItemAge age = ItemAge.of(found);
-            if (near.enabled() && age.fresh() && !found.won()) {
+            if (near.enabled() && age.fresh() && !found.won() && !found.stale()) {
                 near.read(key, found.item(), age);
             }
             return Mono.just(read(found, stored, requestHeaders, format));
@@ -94,7 +95,8 @@ public final class ItemLookup {
         }
         HitAnswer hit = format.answer(decoded.get(), found.item().flags(), found.remainingTtlSeconds(),
                 System.currentTimeMillis());
-        return Lookup.hit(hit.response(), stored, hit.age(), found.won());
+        ItemAge age = found.stale() ? hit.age().invalidated(StaleFlags.decode(found.item().flags())) : hit.age();
+        return Lookup.hit(hit.response(), stored, age, found.won());
     }
 
 }

@@ -51,8 +51,9 @@ final class FreshAnswers {
     }
 
     private Mono<CachedItem> answering(MetaItem found, DecodedItem decoded, HttpHeaders request) {
-        return format.isFresh(found) && format.canAnswer(request, decoded.stored()) ? Mono.just(found.item())
-                : Mono.empty();
+        // An item a soft purge invalidated is no answer, though its TTL may say fresh.
+        return !found.stale() && format.isFresh(found) && format.canAnswer(request, decoded.stored())
+                ? Mono.just(found.item()) : Mono.empty();
     }
 
 }

@@ -80,6 +80,15 @@ public record ItemAge(Staleness staleness, OptionalLong ttl) {
         return found.ttlKnown() ? of(found.item().flags(), found.remainingTtlSeconds()) : UNKNOWN;
     }
 
+    /**
+     * The age of an item that memcached says was invalidated ({@code md I}: a soft
+     * purge): stale since, so served inside its stale windows at most; one that its TTL
+     * still calls fresh is taken as stale from now.
+     */
+    public ItemAge invalidated(StaleWindows windows) {
+        return fresh() ? ofFreshness(0, windows) : this;
+    }
+
     /** Whether the item is fresh. */
     public boolean fresh() {
         return staleness == Staleness.FRESH;

@@ -56,18 +56,20 @@ public final class PurgeGuardFilter implements WebFilter {
             return chain.filter(exchange);
         }
         String by = path.equals(endpointPath) ? "key" : "path";
-        String target = target(request, path, by);
+        // As the endpoint reads its boolean: anything but "true" is a hard purge.
+        String mode = "true".equalsIgnoreCase(request.getQueryParams().getFirst("soft")) ? "soft" : "hard";
+        String target = mode + " purge of " + target(request, path, by);
         Verdict verdict = access.judge(request.getHeaders().getFirst(HttpHeaders.AUTHORIZATION));
         if (verdict != Verdict.ALLOWED) {
             HttpStatus status = verdict == Verdict.UNAUTHORIZED ? HttpStatus.UNAUTHORIZED : HttpStatus.FORBIDDEN;
             refusals.warn("Purge refused", target + " from " + peer(request) + ": " + status.value());
-            count(by, status);
+            count(by, mode, status);
             return refuse(exchange.getResponse(), verdict, status);
         }
         return chain.filter(exchange).doOnSuccess(done -> {
             HttpStatusCode status = exchange.getResponse().getStatusCode();
-            log.info("Purge of {} from {}: {}", target, peer(request), status == null ? 200 : status.value());
-            count(by, status == null ? HttpStatus.OK : status);
+            log.info("A {} from {}: {}", target, peer(request), status == null ? 200 : status.value());
+            count(by, mode, status == null ? HttpStatus.OK : status);
         });
     }
 
@@ -83,10 +85,12 @@ public final class PurgeGuardFilter implements WebFilter {
         return (by + " " + named).replaceAll("\\p{Cntrl}", "?");
     }
 
-    private void count(String by, HttpStatusCode status) {
+    private void count(String by, String mode, HttpStatusCode status) {
         Counter.builder("memcached.cache.purges")
-            .description("Purges through the memcached management endpoint, by what they named and their answer")
+            .description("Purges through the memcached management endpoint, by what they named, hard or soft, and their"
+                    + " answer")
             .tag("by", by)
+            .tag("mode", mode)
             .tag("status", Integer.toString(status.value()))
             .register(meters)
             .increment();
