@@ -143,21 +143,25 @@ final class TwoGateways implements AutoCloseable {
     MemcachedTrouble memcachedTrouble() throws IOException, InterruptedException {
         return new MemcachedTrouble(GatewayMeters.sum(managements, "memcached.cache.stores", "result:failed"),
                 GatewayMeters.sum(managements, "memcached.cache.stores", "result:dropped"),
+                GatewayMeters.sum(managements, "memcached.cache.stores", "result:dropped", "reason:locked"),
                 GatewayMeters.sum(managements, "memcached.cache.lookups", "result:error"));
     }
 
-    /** Counts of stores that failed, stores dropped and lookups that failed. */
-    record MemcachedTrouble(double failedStores, double droppedStores, double failedLookups) {
+    /**
+     * Counts of stores that failed, stores dropped (and of those, the ones dropped since
+     * another fetch held the key's lock) and lookups that failed.
+     */
+    record MemcachedTrouble(double failedStores, double droppedStores, double lockedStores, double failedLookups) {
 
         MemcachedTrouble since(MemcachedTrouble before) {
             return new MemcachedTrouble(failedStores - before.failedStores, droppedStores - before.droppedStores,
-                    failedLookups - before.failedLookups);
+                    lockedStores - before.lockedStores, failedLookups - before.failedLookups);
         }
 
         @Override
         public String toString() {
-            return String.format("%.0f stores failed, %.0f dropped, %.0f lookups failed", failedStores, droppedStores,
-                    failedLookups);
+            return String.format("%.0f stores failed, %.0f dropped (%.0f locked), %.0f lookups failed", failedStores,
+                    droppedStores, lockedStores, failedLookups);
         }
     }
 
