@@ -66,11 +66,15 @@ public final class PurgeGuardFilter implements WebFilter {
             count(by, mode, status);
             return refuse(exchange.getResponse(), verdict, status);
         }
-        return chain.filter(exchange).doOnSuccess(done -> {
+        // Said as the answer is committed, not once it is written: a client that reads
+        // the meter or the log right after its answer finds the purge there.
+        exchange.getResponse().beforeCommit(() -> {
             HttpStatusCode status = exchange.getResponse().getStatusCode();
             log.info("A {} from {}: {}", target, peer(request), status == null ? 200 : status.value());
             count(by, mode, status == null ? HttpStatus.OK : status);
+            return Mono.empty();
         });
+        return chain.filter(exchange);
     }
 
     private boolean isPurge(String path) {
