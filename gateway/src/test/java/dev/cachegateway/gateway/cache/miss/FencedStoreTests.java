@@ -156,6 +156,33 @@ class FencedStoreTests {
         assertThat(theirs).isInstanceOf(HeldLock.class);
     }
 
+    // The variants of a key share its lock: the fetch that holds it may be of another
+    // variant, and store nothing that answers this one (history seed
+    // 5650554954386663365).
+    @Test
+    void aStoreOfAVariantWithoutTheLockWaitsForTheFetchThatHoldsItRatherThanBeDropped() throws Exception {
+        FencedStore store = storeThrough(client);
+        Fence fence = fences.take("/v").block(Duration.ofSeconds(5));
+        raw.set("/v" + LockKey.SUFFIX, 0, 60, "locked elsewhere".getBytes(StandardCharsets.US_ASCII));
+        LoneFetch alone = new LoneFetch(locks, "/v");
+        HttpHeaders varying = new HttpHeaders();
+        varying.setCacheControl("public, max-age=60");
+        varying.set(HttpHeaders.VARY, "Accept-Language");
+        HttpHeaders request = new HttpHeaders();
+        request.set(HttpHeaders.ACCEPT_LANGUAGE, "fr");
+        CapturedResponse french = new HttpFormat(List.of(), List.of())
+            .capture(new CapturedResponse(HttpStatus.OK, varying, "{}".getBytes(StandardCharsets.UTF_8)), request);
+        alone.share(french, System.currentTimeMillis());
+
+        store.store("/v", french, new StoreDecision(null, 60, 0), fence, alone, System.currentTimeMillis());
+        await().pollDelay(Duration.ofMillis(300)).atMost(Duration.ofSeconds(1)).until(() -> true);
+        assertThat(raw.get("/v")).as("stored while the other fetch holds the lock").isNull();
+        raw.delete("/v" + LockKey.SUFFIX);
+
+        raw.await("/v");
+        assertThat(meters.get("memcached.cache.stores").tag("reason", "locked").counter().count()).isZero();
+    }
+
     // A refresh that follows a store within the second or two its lock says "stored" must
     // be stored too: nobody holds a lock that says so (RevalidationTests found a 304's
     // refresh dropped).

@@ -34,7 +34,7 @@ public final class LockHold {
      * must not be.
      */
     public Mono<Boolean> storing() {
-        return replicas.storing(key, claim).map(held -> {
+        return replicas.storing(key, claim, varies).map(held -> {
             claim = held;
             return true;
         }).defaultIfEmpty(false);

@@ -2,6 +2,7 @@ package dev.cachegateway.gateway.cache.miss;
 
 import dev.cachegateway.gateway.cache.miss.BackendFallback.Waiters;
 import dev.cachegateway.gateway.cache.miss.ReplicaLocks.Claim;
+import dev.cachegateway.gateway.cache.response.CapturedResponse;
 import reactor.core.publisher.Mono;
 
 /**
@@ -16,6 +17,12 @@ final class LoneFetch implements Waiters {
 
     LoneFetch(ReplicaLocks replicas, String key) {
         this.hold = new LockHold(replicas, key, Claim.NONE);
+    }
+
+    // Whether it varies decides whether a fetch that holds the lock is waited for.
+    @Override
+    public void share(CapturedResponse answer, long askedAt) {
+        hold.shared(answer);
     }
 
     @Override

@@ -145,6 +145,15 @@ public final class ReplicaLocks {
      * back.
      */
     public Mono<Claim> storing(String key, Claim claim) {
+        return storing(key, claim, false);
+    }
+
+    /**
+     * The same; with {@code awaitHolder}, a fetch that holds the lock is waited for,
+     * within the lock timeout, rather than taken to store this answer: the variants of a
+     * key share its lock, and the holder may fetch another variant.
+     */
+    public Mono<Claim> storing(String key, Claim claim, boolean awaitHolder) {
         String lockKey = LockKey.of(key);
         if (!enabled || !MemcachedLimits.fitsKeyLength(lockKey)) {
             return Mono.just(claim);
@@ -162,8 +171,11 @@ public final class ReplicaLocks {
                 .filter(said -> said)
                 .map(said -> mine);
         });
+        Mono<Claim> free = !awaitHolder ? taken
+                : taken.repeatWhenEmpty(rounds -> rounds.concatMap(n -> Mono.delay(pause(n))))
+                    .timeout(lockTimeout, Mono.empty());
         Mono<Claim> announced = claim instanceof HeldLock held
-                ? held.storing().filter(said -> said).<Claim>map(said -> held).switchIfEmpty(taken) : taken;
+                ? held.storing().filter(said -> said).<Claim>map(said -> held).switchIfEmpty(free) : free;
         return announced.onErrorResume(failure -> Mono.empty());
     }
 

@@ -45,8 +45,9 @@ public final class CacheMetrics {
         OVERTAKEN,
         /**
          * Another replica fetches or stores the key, and its answer is the one memcached
-         * gets; or memcached could not take the lock that holds a write back while the
-         * store is on its way.
+         * gets (for an answer that varies: it still held the lock after the lock
+         * timeout); or memcached could not take the lock that holds a write back while
+         * the store is on its way.
          */
         LOCKED
 
