@@ -60,6 +60,16 @@ class ReactiveMemcachedTests {
     }
 
     @Test
+    void incrementsANumberPastTwoToTheThirtySecondAndCompletesEmptyWithoutOne() throws Exception {
+        raw.set("%tag:comments", 0, 0, "7".getBytes(StandardCharsets.US_ASCII));
+
+        StepVerifier.create(client.incr("%tag:comments", 1L << 32)).expectNext((1L << 32) + 7).verifyComplete();
+        StepVerifier.create(client.incr("%tag:absent", 1)).verifyComplete();
+        assertThat(new String(raw.get("%tag:comments").value(), StandardCharsets.US_ASCII).trim())
+            .isEqualTo(Long.toString((1L << 32) + 7));
+    }
+
+    @Test
     void readsAnItemWrittenByAnotherClientWithItsRawBytesAndFlags() throws Exception {
         raw.set("/api/v1/comments/7", 3, 0, "{\"id\":7}".getBytes(StandardCharsets.UTF_8));
 

@@ -65,7 +65,7 @@ final class NodeOperations {
     }
 
     /** Any other operation of spymemcached's own on {@code node}. */
-    Mono<Boolean> operation(PoolNode node, Function<MemcachedClient, OperationFuture<Boolean>> start) {
+    <T> Mono<T> operation(PoolNode node, Function<MemcachedClient, OperationFuture<T>> start) {
         return Mono.defer(() -> {
             PoolClient client = pool.clientFor(node);
             return futures.operation(client.reader(node.index()), () -> start.apply(client));

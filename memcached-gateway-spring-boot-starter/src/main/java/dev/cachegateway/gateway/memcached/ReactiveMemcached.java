@@ -98,6 +98,17 @@ public class ReactiveMemcached implements AutoCloseable {
         return nodes.onNodeOf(key, node -> guarded(node, node.timers().add(), nodes.add(node, key, ttlSeconds, item)));
     }
 
+    /**
+     * Adds {@code by} to the decimal number under {@code key}, as memcached's
+     * {@code incr} does (wrapping at 2^64); the new value, or an empty Mono when there is
+     * no item under the key. Values are read as signed longs, so that callers keep theirs
+     * below 2^63.
+     */
+    public Mono<Long> incr(String key, long by) {
+        return nodes.onNodeOf(key, node -> guarded(node, node.timers().incr(),
+                nodes.operation(node, client -> client.asyncIncr(key, by)).filter(value -> value >= 0)));
+    }
+
     /** Deletes {@code key}; true if it was there. */
     public Mono<Boolean> delete(String key) {
         return nodes.onNodeOf(key,

@@ -23,6 +23,8 @@ public final class OperationTimers {
 
     private final Pair add;
 
+    private final Pair incr;
+
     private final Pair metaGet;
 
     private final Pair metaDelete;
@@ -32,6 +34,7 @@ public final class OperationTimers {
         this.set = new Pair(registry, node, "set");
         this.delete = new Pair(registry, node, "delete");
         this.add = new Pair(registry, node, "add");
+        this.incr = new Pair(registry, node, "incr");
         this.metaGet = new Pair(registry, node, "mg");
         this.metaDelete = new Pair(registry, node, "md");
     }
@@ -50,6 +53,10 @@ public final class OperationTimers {
 
     public Pair add() {
         return add;
+    }
+
+    public Pair incr() {
+        return incr;
     }
 
     /** memcached's meta get, tagged {@code mg} as memcached names it. */
