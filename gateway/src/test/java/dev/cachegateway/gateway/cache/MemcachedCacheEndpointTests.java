@@ -22,6 +22,8 @@ import dev.cachegateway.gateway.cache.miss.InFlightRequests;
 import dev.cachegateway.gateway.cache.miss.StoresUnderWay;
 import dev.cachegateway.gateway.cache.miss.WriteFences;
 import dev.cachegateway.gateway.cache.purge.SoftPurge;
+import dev.cachegateway.gateway.cache.tag.TagGenerations;
+import dev.cachegateway.gateway.cache.tag.TagPurge;
 import dev.cachegateway.gateway.memcached.ReactiveMemcached;
 import dev.cachegateway.gateway.memcached.TestMemcached;
 import dev.cachegateway.gateway.memcached.pool.ServerResolver;
@@ -65,7 +67,8 @@ class MemcachedCacheEndpointTests {
         raw = MemcachedContainer.textClient(memcached);
         KeyInvalidation keys = new KeyInvalidation(client, NearCache.off(), new InFlightRequests(),
                 new WriteFences(client), new StoresUnderWay(client, Duration.ofSeconds(5), true));
-        endpoint = new MemcachedCacheEndpoint(keys, new SoftPurge(client, keys), new HttpKeyPrefix("http:"));
+        endpoint = new MemcachedCacheEndpoint(keys, new SoftPurge(client, keys), new HttpKeyPrefix("http:"),
+                new TagPurge(client, new TagGenerations(client, Duration.ofMillis(500))));
     }
 
     @AfterEach
@@ -79,7 +82,8 @@ class MemcachedCacheEndpointTests {
     void deletesAnItemWhoseDeleteTimedOutWhileTheGatewayWasPaused() throws Exception {
         raw.set("/purged", 0, 0, "old".getBytes(StandardCharsets.UTF_8));
         proxy.hold();
-        CompletableFuture<WebEndpointResponse<Map<String, Object>>> purge = endpoint.deleteKey("/purged", null)
+        CompletableFuture<WebEndpointResponse<Map<String, Object>>> purge = endpoint
+            .deleteKeyOrTag("/purged", null, null)
             .toFuture();
         await().atMost(Duration.ofSeconds(5)).until(() -> proxy.held() > 0);
         // Lets the delete through only once the gateway has given it up as delayed by
@@ -104,7 +108,7 @@ class MemcachedCacheEndpointTests {
     void answers503WhenMemcachedDoesNotAnswerTheDelete() throws Exception {
         proxy.hold();
 
-        WebEndpointResponse<Map<String, Object>> answer = endpoint.deleteKey("/held", null)
+        WebEndpointResponse<Map<String, Object>> answer = endpoint.deleteKeyOrTag("/held", null, null)
             .block(Duration.ofSeconds(10));
 
         assertThat(answer.getStatus()).isEqualTo(WebEndpointResponse.STATUS_SERVICE_UNAVAILABLE);

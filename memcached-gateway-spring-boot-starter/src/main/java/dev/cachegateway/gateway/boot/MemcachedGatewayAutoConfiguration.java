@@ -8,6 +8,7 @@ import dev.cachegateway.gateway.cache.MemcachedCacheConfiguration;
 import dev.cachegateway.gateway.cache.MemcachedCacheProperties;
 import dev.cachegateway.gateway.cache.NearCacheProperties;
 import dev.cachegateway.gateway.cache.purge.PurgeAccessProperties;
+import dev.cachegateway.gateway.cache.tag.TagProperties;
 import dev.cachegateway.gateway.memcached.MemcachedClientConfiguration;
 import dev.cachegateway.gateway.memcached.MemcachedProperties;
 import dev.cachegateway.gateway.overload.OverloadConfiguration;
@@ -35,7 +36,7 @@ import org.springframework.context.annotation.Import;
 @ConditionalOnProperty(prefix = "memcached", name = "enabled", matchIfMissing = true)
 @EnableConfigurationProperties({ MemcachedProperties.class, MemcachedCacheProperties.class, HttpItemProperties.class,
         NearCacheProperties.class, DecodedItemsProperties.class, RequestProperties.class, OverloadProperties.class,
-        BackendProperties.class, WarmUpProperties.class, PurgeAccessProperties.class })
+        BackendProperties.class, WarmUpProperties.class, PurgeAccessProperties.class, TagProperties.class })
 @Import({ MemcachedClientConfiguration.class, MemcachedCacheConfiguration.class, BackendConfiguration.class,
         ServerConfiguration.class, OverloadConfiguration.class, WarmUpConfiguration.class,
         SettingsCheckConfiguration.class })

@@ -15,7 +15,8 @@ import dev.cachegateway.gateway.cache.stale.StaleResponses;
  * @param refreshAhead the seconds of an item's life left at which memcached names one
  * lookup to refresh it; 0 never
  * @param settings its settings, for the filter's {@code toString()}
+ * @param tags whether its answers are stored with the tags the backend names
  */
 record CachedRoute(CacheKeyTemplate keys, ItemFormat format, MissCoalescing misses, StaleResponses stale,
-        int refreshAhead, String settings) {
+        int refreshAhead, String settings, boolean tags) {
 }

@@ -12,6 +12,7 @@ import dev.cachegateway.gateway.cache.invalidate.WriteInvalidation;
 import dev.cachegateway.gateway.cache.key.CacheKeyTemplate;
 import dev.cachegateway.gateway.cache.key.HttpKeyPrefix;
 import dev.cachegateway.gateway.cache.miss.BackendFallback;
+import dev.cachegateway.gateway.cache.miss.FreshAnswers;
 import dev.cachegateway.gateway.cache.miss.MissCoalescing;
 import dev.cachegateway.gateway.cache.miss.ResponseStore;
 import dev.cachegateway.gateway.cache.outcome.CacheMetrics;
@@ -71,12 +72,13 @@ public final class CachedRoutes {
             case HTTP -> wholeAnswers(route, args);
         };
         BackendFallback backend = new BackendFallback(route.store(), parts.policy(), parts.format(), memcached, store,
-                misses.fences(), misses.near(), metrics);
+                misses.fences(), misses.near(), misses.tags(), metrics);
         MissCoalescing coalescing = new MissCoalescing(misses.inFlight(), misses.replicas(), misses.fences(), backend,
-                parts.format(), memcached, defaults.getLockTimeout());
+                parts.format(), new FreshAnswers(memcached, parts.format(), misses.tags()), defaults.getLockTimeout());
         return new MemcachedCacheFilter(items, defaults.getBypassHeaders(), metrics,
                 new CachedRoute(parts.keys(), parts.format(), coalescing, new StaleResponses(refresh, backend),
-                        route.refreshAhead(parts.format()), route.describe(factory, defaults)),
+                        route.refreshAhead(parts.format()), route.describe(factory, defaults),
+                        !Boolean.FALSE.equals(args.getTags())),
                 invalidation);
     }
 

@@ -17,6 +17,10 @@ import dev.cachegateway.gateway.cache.miss.WriteFences;
 import dev.cachegateway.gateway.cache.miss.ResponseStore;
 import dev.cachegateway.gateway.cache.outcome.CacheMetrics;
 import dev.cachegateway.gateway.cache.stale.BackgroundRefresh;
+import dev.cachegateway.gateway.cache.tag.TagGenerations;
+import dev.cachegateway.gateway.cache.tag.TagHeadersFilter;
+import dev.cachegateway.gateway.cache.tag.TagProperties;
+import dev.cachegateway.gateway.cache.tag.TagPurge;
 import dev.cachegateway.gateway.memcached.ReactiveMemcached;
 import io.micrometer.core.instrument.MeterRegistry;
 
@@ -40,8 +44,21 @@ public class MemcachedCacheConfiguration {
     @Bean
     @ConditionalOnMissingBean
     MemcachedCacheEndpoint memcachedCacheEndpoint(ReactiveMemcached memcached, KeyInvalidation keys,
-            HttpItemProperties http) {
-        return new MemcachedCacheEndpoint(keys, new SoftPurge(memcached, keys), new HttpKeyPrefix(http.getKeyPrefix()));
+            HttpItemProperties http, TagGenerations tags) {
+        return new MemcachedCacheEndpoint(keys, new SoftPurge(memcached, keys), new HttpKeyPrefix(http.getKeyPrefix()),
+                new TagPurge(memcached, tags));
+    }
+
+    @Bean(initMethod = "start", destroyMethod = "close")
+    @ConditionalOnMissingBean
+    TagGenerations tagGenerations(ReactiveMemcached memcached, TagProperties properties) {
+        return new TagGenerations(memcached, properties.getRefreshInterval());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    TagHeadersFilter tagHeadersFilter(TagProperties properties) {
+        return new TagHeadersFilter(properties);
     }
 
     @Bean
@@ -64,8 +81,9 @@ public class MemcachedCacheConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    ItemLookup itemLookup(ReactiveMemcached memcached, NearCache nearCache, DecodedItemsProperties decodedItems) {
-        return new ItemLookup(memcached, nearCache, DecodedItems.of(decodedItems));
+    ItemLookup itemLookup(ReactiveMemcached memcached, NearCache nearCache, DecodedItemsProperties decodedItems,
+            TagGenerations tags) {
+        return new ItemLookup(memcached, nearCache, DecodedItems.of(decodedItems), tags);
     }
 
     @Bean
@@ -117,9 +135,10 @@ public class MemcachedCacheConfiguration {
     @ConditionalOnMissingBean
     CachedRoutes cachedRoutes(MemcachedCacheProperties defaults, HttpItemProperties http, ReactiveMemcached memcached,
             ItemLookup items, ResponseStore store, InFlightRequests inFlight, ReplicaLocks replicas, WriteFences fences,
-            NearCache nearCache, BackgroundRefresh refresh, WriteInvalidation invalidation, CacheMetrics metrics) {
+            NearCache nearCache, BackgroundRefresh refresh, WriteInvalidation invalidation, CacheMetrics metrics,
+            TagGenerations tags) {
         return new CachedRoutes(defaults, http, memcached, items, store,
-                new MissParts(inFlight, replicas, fences, nearCache), refresh, invalidation, metrics);
+                new MissParts(inFlight, replicas, fences, nearCache, tags), refresh, invalidation, metrics);
     }
 
     @Bean

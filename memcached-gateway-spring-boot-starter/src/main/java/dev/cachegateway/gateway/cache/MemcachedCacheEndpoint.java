@@ -5,12 +5,14 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.IntPredicate;
 
 import dev.cachegateway.gateway.cache.invalidate.KeyInvalidation;
 import dev.cachegateway.gateway.cache.key.CacheKeyTemplate;
 import dev.cachegateway.gateway.cache.key.HttpKeyPrefix;
 import dev.cachegateway.gateway.cache.purge.SoftPurge;
 import dev.cachegateway.gateway.cache.purge.SoftPurge.Outcome;
+import dev.cachegateway.gateway.cache.tag.TagPurge;
 import dev.cachegateway.gateway.memcached.MemcachedLimits;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Flux;
@@ -27,15 +29,22 @@ import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
  * {@code DELETE /actuator/memcached/api/v1/comments/1} purges the items of that path in
  * every format (its {@code $uri} key, derived as for a request, and the same key after
  * the {@code http} items' prefix, whose variants go with it), and
- * {@code DELETE /actuator/memcached?key=...} purges any key as it is written. A purge is
- * a write's invalidation ({@link KeyInvalidation}), so that a fetch under way from before
- * it does not store its older answer after it; with {@code soft=true} the items turn
- * stale instead ({@link SoftPurge}).
+ * {@code DELETE /actuator/memcached?key=...} purges any key as it is written, and
+ * {@code DELETE /actuator/memcached?tag=...} every item stored with that tag
+ * ({@link TagPurge}). A purge of a key is a write's invalidation
+ * ({@link KeyInvalidation}), so that a fetch under way from before it does not store its
+ * older answer after it; with {@code soft=true} the items turn stale instead
+ * ({@link SoftPurge}).
  */
 @Endpoint(id = "memcached")
 class MemcachedCacheEndpoint {
 
     private static final CacheKeyTemplate PATH_KEY = CacheKeyTemplate.parse("$uri");
+
+    private static final int MAX_TAG = 1024;
+
+    // As the tag headers split them: no blank, no comma, no control character.
+    private static final IntPredicate TAG_CHARACTER = c -> c > ' ' && c != ',' && c != 0x7f;
 
     private final KeyInvalidation keys;
 
@@ -43,10 +52,13 @@ class MemcachedCacheEndpoint {
 
     private final HttpKeyPrefix httpPrefix;
 
-    MemcachedCacheEndpoint(KeyInvalidation keys, SoftPurge soft, HttpKeyPrefix httpPrefix) {
+    private final TagPurge tags;
+
+    MemcachedCacheEndpoint(KeyInvalidation keys, SoftPurge soft, HttpKeyPrefix httpPrefix, TagPurge tags) {
         this.keys = keys;
         this.soft = soft;
         this.httpPrefix = httpPrefix;
+        this.tags = tags;
     }
 
     @DeleteOperation
@@ -56,10 +68,38 @@ class MemcachedCacheEndpoint {
         return purge(key, key.map(this::everyFormat).orElse(List.of()), Boolean.TRUE.equals(soft));
     }
 
+    // One operation for both: an endpoint has one operation without a selector.
     @DeleteOperation
-    Mono<WebEndpointResponse<Map<String, Object>>> deleteKey(String key, @Nullable Boolean soft) {
-        Optional<String> valid = Optional.of(key).filter(MemcachedLimits::isValidKey);
+    Mono<WebEndpointResponse<Map<String, Object>>> deleteKeyOrTag(@Nullable String key, @Nullable String tag,
+            @Nullable Boolean soft) {
+        if ((key == null) == (tag == null)) {
+            return Mono.just(badRequest("name one key=<key> or one tag=<tag>"));
+        }
+        if (tag != null) {
+            return purgeTag(tag, Boolean.TRUE.equals(soft));
+        }
+        Optional<String> valid = Optional.ofNullable(key).filter(MemcachedLimits::isValidKey);
         return purge(valid, valid.map(List::of).orElse(List.of()), Boolean.TRUE.equals(soft));
+    }
+
+    private Mono<WebEndpointResponse<Map<String, Object>>> purgeTag(String tag, boolean softly) {
+        if (tag.isEmpty() || tag.length() > MAX_TAG || !tag.codePoints().allMatch(TAG_CHARACTER)) {
+            return Mono.just(badRequest("not a valid tag"));
+        }
+        return tags.purge(tag, softly)
+            .map(generation -> new WebEndpointResponse<Map<String, Object>>(
+                    Map.of("tag", tag, "purge", softly ? "soft" : "hard")))
+            .onErrorResume(failure -> Mono.just(unavailable("tag", tag, failure)));
+    }
+
+    private static WebEndpointResponse<Map<String, Object>> badRequest(String error) {
+        return new WebEndpointResponse<>(Map.of("error", error), WebEndpointResponse.STATUS_BAD_REQUEST);
+    }
+
+    private static WebEndpointResponse<Map<String, Object>> unavailable(String by, String name, Throwable failure) {
+        return new WebEndpointResponse<>(
+                Map.of(by, name, "error", "memcached unavailable: " + failure.getClass().getSimpleName()),
+                WebEndpointResponse.STATUS_SERVICE_UNAVAILABLE);
     }
 
     // The path's key, and its key on whole-answer routes where that is a key too.
@@ -75,8 +115,7 @@ class MemcachedCacheEndpoint {
     private Mono<WebEndpointResponse<Map<String, Object>>> purge(Optional<String> named, List<String> all,
             boolean softly) {
         if (named.isEmpty()) {
-            return Mono.just(new WebEndpointResponse<>(Map.of("error", "not a valid memcached key"),
-                    WebEndpointResponse.STATUS_BAD_REQUEST));
+            return Mono.just(badRequest("not a valid memcached key"));
         }
         String key = named.get();
         Map<String, Object> answer = new LinkedHashMap<>();
@@ -85,10 +124,7 @@ class MemcachedCacheEndpoint {
             answer.put("keys", all);
         }
         Mono<Map<String, Object>> done = softly ? softly(all, answer) : hard(all, answer);
-        return done.map(WebEndpointResponse::new)
-            .onErrorResume(failure -> Mono.just(new WebEndpointResponse<>(
-                    Map.of("key", key, "error", "memcached unavailable: " + failure.getClass().getSimpleName()),
-                    WebEndpointResponse.STATUS_SERVICE_UNAVAILABLE)));
+        return done.map(WebEndpointResponse::new).onErrorResume(failure -> Mono.just(unavailable("key", key, failure)));
     }
 
     private Mono<Map<String, Object>> hard(List<String> all, Map<String, Object> answer) {

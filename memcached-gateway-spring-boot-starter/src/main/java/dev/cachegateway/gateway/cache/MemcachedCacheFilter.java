@@ -141,6 +141,11 @@ public final class MemcachedCacheFilter implements GatewayFilter, Ordered {
         return Optional.empty();
     }
 
+    /** Whether this route stores its answers with the tags the backend names. */
+    public boolean takesTags() {
+        return route.tags() && route.format().storesTags();
+    }
+
     @Override
     public int getOrder() {
         return ORDER;

@@ -70,6 +70,8 @@ public class MemcachedCacheGatewayFilterFactory
 
         private List<String> passHeaders = new ArrayList<>();
 
+        private @Nullable Boolean tags;
+
         public @Nullable String getKeyTemplate() {
             return keyTemplate;
         }
@@ -175,6 +177,19 @@ public class MemcachedCacheGatewayFilterFactory
 
         public Config setPassHeaders(List<String> passHeaders) {
             this.passHeaders = passHeaders;
+            return this;
+        }
+
+        /**
+         * Whether the route's {@code http} items record the tags the backend names, to
+         * purge by; unset, they do. Off, the tag headers still leave its answers.
+         */
+        public @Nullable Boolean getTags() {
+            return tags;
+        }
+
+        public Config setTags(@Nullable Boolean tags) {
+            this.tags = tags;
             return this;
         }
 

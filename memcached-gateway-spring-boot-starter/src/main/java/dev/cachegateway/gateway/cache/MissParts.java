@@ -4,6 +4,7 @@ import dev.cachegateway.gateway.cache.hit.NearCache;
 import dev.cachegateway.gateway.cache.miss.InFlightRequests;
 import dev.cachegateway.gateway.cache.miss.ReplicaLocks;
 import dev.cachegateway.gateway.cache.miss.WriteFences;
+import dev.cachegateway.gateway.cache.tag.TagGenerations;
 
 /**
  * What every route's misses share, since all of them share one memcached key space.
@@ -13,6 +14,8 @@ import dev.cachegateway.gateway.cache.miss.WriteFences;
  * @param fences the write marks that keep a fetch from before a write from storing over
  * it
  * @param near the near-cache, which a store taken back must leave too
+ * @param tags the generations of the tags that answers are stored under
  */
-record MissParts(InFlightRequests inFlight, ReplicaLocks replicas, WriteFences fences, NearCache near) {
+record MissParts(InFlightRequests inFlight, ReplicaLocks replicas, WriteFences fences, NearCache near,
+        TagGenerations tags) {
 }

@@ -21,6 +21,7 @@ import dev.cachegateway.gateway.cache.miss.WriteFences.Fence;
 import dev.cachegateway.gateway.cache.outcome.CacheMetrics;
 import dev.cachegateway.gateway.cache.policy.StoreDecision;
 import dev.cachegateway.gateway.cache.response.CapturedResponse;
+import dev.cachegateway.gateway.cache.tag.TagGenerations;
 import dev.cachegateway.gateway.memcached.ReactiveMemcached;
 import dev.cachegateway.gateway.memcached.TestMemcached;
 import dev.cachegateway.demo.support.HoldingProxy;
@@ -92,7 +93,7 @@ class FencedStoreTests {
             public Mono<Boolean> storing() {
                 return Mono.delay(Duration.ofMillis(2200)).thenReturn(true);
             }
-        }, askedAt);
+        }, askedAt, List.of());
 
         // Asked in the same second as its Date: the Date tells none of its Age, so all 5
         // s are kept. Aged from the store instead, 2 s would be taken off, and every hit
@@ -119,7 +120,7 @@ class FencedStoreTests {
             // way to memcached.
             network.hold();
             store.store("/a", answer(), new StoreDecision(null, 60, 0), fence,
-                    new RecordedStore(new LoneFetch(locks, "/a"), events), System.currentTimeMillis());
+                    new RecordedStore(new LoneFetch(locks, "/a"), events), System.currentTimeMillis(), List.of());
             await().atMost(Duration.ofSeconds(5)).until(() -> network.held() > 0);
             MockServerWebExchange write = MockServerWebExchange.from(MockServerHttpRequest.put("/a"));
             writes.onSuccess(write, CacheKeyTemplate.parse("$uri"));
@@ -147,7 +148,7 @@ class FencedStoreTests {
         Claim theirs = locks.claim("/a").block(Duration.ofSeconds(5));
 
         store.store("/a", answer(), new StoreDecision(null, 60, 0), fence,
-                new RecordedStore(new LoneFetch(locks, "/a"), events), System.currentTimeMillis());
+                new RecordedStore(new LoneFetch(locks, "/a"), events), System.currentTimeMillis(), List.of());
 
         await().atMost(Duration.ofSeconds(5)).until(() -> !events.isEmpty());
         assertThat(events).containsExactly("stored");
@@ -174,7 +175,7 @@ class FencedStoreTests {
             .capture(new CapturedResponse(HttpStatus.OK, varying, "{}".getBytes(StandardCharsets.UTF_8)), request);
         alone.share(french, System.currentTimeMillis());
 
-        store.store("/v", french, new StoreDecision(null, 60, 0), fence, alone, System.currentTimeMillis());
+        store.store("/v", french, new StoreDecision(null, 60, 0), fence, alone, System.currentTimeMillis(), List.of());
         await().pollDelay(Duration.ofMillis(300)).atMost(Duration.ofSeconds(1)).until(() -> true);
         assertThat(raw.get("/v")).as("stored while the other fetch holds the lock").isNull();
         raw.delete("/v" + LockKey.SUFFIX);
@@ -197,7 +198,7 @@ class FencedStoreTests {
                     && "stored".equals(new String(raw.get("/a" + LockKey.SUFFIX).value(), StandardCharsets.US_ASCII)));
 
         store.store("/a", answer(), new StoreDecision(null, 60, 0), fence,
-                new RecordedStore(new LoneFetch(locks, "/a"), events), System.currentTimeMillis());
+                new RecordedStore(new LoneFetch(locks, "/a"), events), System.currentTimeMillis(), List.of());
 
         await().atMost(Duration.ofSeconds(5)).until(() -> !events.isEmpty());
         assertThat(raw.get("/a")).isNotNull();
@@ -221,7 +222,7 @@ class FencedStoreTests {
             LockHold hold = new LockHold(locks, "/a", locks.claim("/a").block(Duration.ofSeconds(5)));
 
             store.store("/a", answer(), new StoreDecision(null, 60, 0), fence, new HeldStore(hold, events),
-                    System.currentTimeMillis());
+                    System.currentTimeMillis(), List.of());
 
             await().atMost(Duration.ofSeconds(5)).until(() -> !events.isEmpty());
             assertThat(events).containsExactly("not stored");
@@ -235,7 +236,7 @@ class FencedStoreTests {
     private FencedStore storeThrough(ReactiveMemcached storing) {
         return new FencedStore(new HttpFormat(List.of(), List.of()),
                 new ResponseStore(storing, 8, new CacheMetrics(meters)), fences, client, NearCache.off(),
-                new CacheMetrics(meters));
+                new TagGenerations(client, Duration.ofMillis(500)), new CacheMetrics(meters));
     }
 
     private static CapturedResponse answer() {

@@ -7,6 +7,7 @@ import dev.cachegateway.gateway.cache.policy.StoredFreshness;
 import dev.cachegateway.gateway.cache.response.CapturedResponse;
 import dev.cachegateway.gateway.cache.response.EntityTags;
 import dev.cachegateway.gateway.cache.response.GzipAcceptance;
+import dev.cachegateway.gateway.cache.tag.ItemTags;
 import dev.cachegateway.gateway.memcached.CachedItem;
 import dev.cachegateway.gateway.memcached.MetaItem;
 
@@ -41,7 +42,7 @@ public final class BodyFormat implements ItemFormat {
         HttpHeaders hitHeaders = HttpHeaders.copyOf(headers);
         hitHeaders.setETag(EntityTags.of(item.value()));
         return Optional.of(new DecodedItem(new CapturedResponse(HttpStatus.OK, headers, item.value()),
-                HitHeaders.fixed(hitHeaders), StoredFreshness.NONE));
+                HitHeaders.fixed(hitHeaders), StoredFreshness.NONE, ItemTags.NONE));
     }
 
     @Override
@@ -64,6 +65,12 @@ public final class BodyFormat implements ItemFormat {
     // One body answers every request, whatever the answer's Vary says.
     @Override
     public boolean storesVariants() {
+        return false;
+    }
+
+    // nginx serves the body as it is: nothing could check a tag's generation.
+    @Override
+    public boolean storesTags() {
         return false;
     }
 

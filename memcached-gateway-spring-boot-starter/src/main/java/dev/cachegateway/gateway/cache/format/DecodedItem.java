@@ -2,6 +2,7 @@ package dev.cachegateway.gateway.cache.format;
 
 import dev.cachegateway.gateway.cache.policy.StoredFreshness;
 import dev.cachegateway.gateway.cache.response.CapturedResponse;
+import dev.cachegateway.gateway.cache.tag.ItemTags;
 
 /**
  * An item read by its format, with all that a hit on it needs that does not change from
@@ -14,6 +15,7 @@ import dev.cachegateway.gateway.cache.response.CapturedResponse;
  * @param hitHeaders the headers its hits send, its ETag among them
  * @param freshness what its stored headers say of its freshness;
  * {@link StoredFreshness#NONE} for a body
+ * @param tags the tags it was stored with; {@link ItemTags#NONE} for a body
  */
-public record DecodedItem(CapturedResponse stored, HitHeaders hitHeaders, StoredFreshness freshness) {
+public record DecodedItem(CapturedResponse stored, HitHeaders hitHeaders, StoredFreshness freshness, ItemTags tags) {
 }

@@ -13,6 +13,7 @@ import dev.cachegateway.gateway.cache.policy.StoredFreshness;
 import dev.cachegateway.gateway.cache.response.CapturedResponse;
 import dev.cachegateway.gateway.cache.response.EntityTags;
 import dev.cachegateway.gateway.cache.response.GzipAcceptance;
+import dev.cachegateway.gateway.cache.tag.ItemTags;
 import dev.cachegateway.gateway.memcached.CachedItem;
 import dev.cachegateway.gateway.memcached.MetaItem;
 
@@ -60,18 +61,20 @@ public final class HttpFormat implements ItemFormat {
 
     /**
      * The message, and the headers every hit on it sends: the stored ones less the
-     * variant mark, and an ETag of the body where the backend sent none.
+     * variant mark and the tags, and an ETag of the body where the backend sent none.
      */
     @Override
     public Optional<DecodedItem> decode(CachedItem item) {
         return HttpMessage.decode(item.value()).map(stored -> {
             HttpHeaders hitHeaders = HttpHeaders.copyOf(stored.headers());
             hitHeaders.remove(Variants.HEADER);
+            hitHeaders.remove(ItemTags.HEADER);
             if (!hitHeaders.containsHeader(HttpHeaders.ETAG)) {
                 hitHeaders.setETag(EntityTags.of(stored.body()));
             }
             return new DecodedItem(stored, new AgedHeaders(hitHeaders),
-                    StoredFreshness.of(stored.headers(), System.currentTimeMillis()));
+                    StoredFreshness.of(stored.headers(), System.currentTimeMillis()),
+                    ItemTags.of(stored.headers().getFirst(ItemTags.HEADER)));
         });
     }
 
@@ -130,6 +133,11 @@ public final class HttpFormat implements ItemFormat {
 
     @Override
     public boolean storesVariants() {
+        return true;
+    }
+
+    @Override
+    public boolean storesTags() {
         return true;
     }
 

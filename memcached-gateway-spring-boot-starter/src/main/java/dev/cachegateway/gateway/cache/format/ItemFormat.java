@@ -4,6 +4,7 @@ import java.util.Optional;
 
 import dev.cachegateway.gateway.cache.policy.ItemAge;
 import dev.cachegateway.gateway.cache.response.CapturedResponse;
+import dev.cachegateway.gateway.cache.tag.ItemTags;
 import dev.cachegateway.gateway.memcached.CachedItem;
 import dev.cachegateway.gateway.memcached.MetaItem;
 
@@ -62,6 +63,12 @@ public sealed interface ItemFormat permits BodyFormat, HttpFormat {
      * own ({@link Variants}); else its one item answers every request alike.
      */
     boolean storesVariants();
+
+    /**
+     * Whether an item records the tags its answer came with ({@link ItemTags}), so that a
+     * purge by tag reaches it.
+     */
+    boolean storesTags();
 
     /**
      * Whether an item's TTL ends with its freshness and stale windows, so that memcached

@@ -10,6 +10,9 @@ import dev.cachegateway.gateway.cache.hit.NearCache.NearItem;
 import dev.cachegateway.gateway.cache.policy.ItemAge;
 import dev.cachegateway.gateway.cache.policy.StaleFlags;
 import dev.cachegateway.gateway.cache.response.CapturedResponse;
+import dev.cachegateway.gateway.cache.tag.ItemTags;
+import dev.cachegateway.gateway.cache.tag.TagGenerations;
+import dev.cachegateway.gateway.cache.tag.TagGenerations.Verdict;
 import dev.cachegateway.gateway.logging.BurstLog;
 import dev.cachegateway.gateway.memcached.MemcachedLimits;
 import dev.cachegateway.gateway.memcached.MetaItem;
@@ -38,10 +41,13 @@ public final class ItemLookup {
 
     private final DecodedItems decoded;
 
-    public ItemLookup(ReactiveMemcached memcached, NearCache near, DecodedItems decoded) {
+    private final TagGenerations tags;
+
+    public ItemLookup(ReactiveMemcached memcached, NearCache near, DecodedItems decoded, TagGenerations tags) {
         this.memcached = memcached;
         this.near = near;
         this.decoded = decoded;
+        this.tags = tags;
     }
 
     /**
@@ -52,26 +58,32 @@ public final class ItemLookup {
      */
     public Mono<Lookup> lookUp(String key, HttpHeaders requestHeaders, ItemFormat format, int refreshAhead) {
         NearItem held = near.get(key);
+        Mono<Lookup> lookup;
         if (held != null) {
             MetaItem item = MetaItem.withoutMeta(held.item());
-            return Mono.just(read(item, decoded.read(key, held.item(), format), requestHeaders, format));
+            lookup = judged(key, item, decoded.read(key, held.item(), format), requestHeaders, format);
         }
-        return memcached.lookup(key, refreshAhead).flatMap(found -> {
-            Optional<DecodedItem> stored = decoded.read(key, found.item(), format);
-            Optional<String> variant = stored.flatMap(item -> format.otherVariant(key, item.stored(), requestHeaders));
-            if (variant.isPresent()) {
-                return memcached.lookup(variant.get(), 0)
-                    .map(other -> read(other, decoded.read(variant.get(), other.item(), format), requestHeaders,
-                            format));
-            }
-            // Only a fresh item that nobody must refresh now is worth holding in this
-            // gateway.
-            ItemAge age = ItemAge.of(found);
-            if (near.enabled() && age.fresh() && !found.won() && !found.stale()) {
-                near.read(key, found.item(), age);
-            }
-            return Mono.just(read(found, stored, requestHeaders, format));
-        }).switchIfEmpty(MISS).onErrorResume(failure -> {
+        else {
+            lookup = memcached.lookup(key, refreshAhead).flatMap(found -> {
+                Optional<DecodedItem> stored = decoded.read(key, found.item(), format);
+                Optional<String> variant = stored
+                    .flatMap(item -> format.otherVariant(key, item.stored(), requestHeaders));
+                if (variant.isPresent()) {
+                    return memcached.lookup(variant.get(), 0)
+                        .flatMap(other -> judged(variant.get(), other,
+                                decoded.read(variant.get(), other.item(), format), requestHeaders, format));
+                }
+                // Only a fresh item that nobody must refresh now is worth holding in
+                // this gateway; its hits there are judged by its tags as these are.
+                ItemAge age = ItemAge.of(found);
+                if (near.enabled() && age.fresh() && !found.won() && !found.stale()
+                        && stored.map(item -> tags.verdict(item.tags()) == Verdict.VALID).orElse(true)) {
+                    near.read(key, found.item(), age);
+                }
+                return judged(key, found, stored, requestHeaders, format);
+            }).switchIfEmpty(MISS);
+        }
+        return lookup.onErrorResume(failure -> {
             // An open breaker is logged once, when it opens.
             if (!MemcachedLimits.isCircuitOpen(failure)) {
                 failures.warn("memcached lookup failed, answering from the backend", failure);
@@ -80,13 +92,31 @@ public final class ItemLookup {
         });
     }
 
+    // The item as its tags say now: the generations this replica does not know yet are
+    // read first; where they still cannot be, it is taken as purged, as memcached's
+    // evictions are.
+    private Mono<Lookup> judged(String key, MetaItem found, Optional<DecodedItem> stored, HttpHeaders requestHeaders,
+            ItemFormat format) {
+        ItemTags itemTags = stored.map(DecodedItem::tags).orElse(ItemTags.NONE);
+        Verdict verdict = tags.verdict(itemTags);
+        if (verdict != Verdict.UNKNOWN) {
+            return Mono.just(read(key, found, stored, requestHeaders, format, verdict));
+        }
+        return tags.learn(itemTags)
+            .then(Mono.fromSupplier(() -> read(key, found, stored, requestHeaders, format, tags.verdict(itemTags))));
+    }
+
     // An item this client cannot take is as good as none: a gzip body for a client
     // without gzip, or a variant it did not ask for. The backend's answer to that client
     // is not stored, since it would replace the item that the others are served. An item
     // that is not of the route's format is a miss, and the answer replaces it.
-    private static Lookup read(MetaItem found, Optional<DecodedItem> decoded, HttpHeaders requestHeaders,
-            ItemFormat format) {
+    private Lookup read(String key, MetaItem found, Optional<DecodedItem> decoded, HttpHeaders requestHeaders,
+            ItemFormat format, Verdict verdict) {
         if (decoded.isEmpty()) {
+            return Lookup.MISS;
+        }
+        if (verdict == Verdict.PURGED || verdict == Verdict.UNKNOWN) {
+            near.invalidate(key);
             return Lookup.MISS;
         }
         CapturedResponse stored = decoded.get().stored();
@@ -95,7 +125,8 @@ public final class ItemLookup {
         }
         HitAnswer hit = format.answer(decoded.get(), found.item().flags(), found.remainingTtlSeconds(),
                 System.currentTimeMillis());
-        ItemAge age = found.stale() ? hit.age().invalidated(StaleFlags.decode(found.item().flags())) : hit.age();
+        ItemAge age = found.stale() || verdict == Verdict.SOFTENED
+                ? hit.age().invalidated(StaleFlags.decode(found.item().flags())) : hit.age();
         return Lookup.hit(hit.response(), stored, age, found.won());
     }
 

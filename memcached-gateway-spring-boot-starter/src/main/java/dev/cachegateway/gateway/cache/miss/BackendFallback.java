@@ -13,6 +13,9 @@ import dev.cachegateway.gateway.cache.policy.StorePolicy;
 import dev.cachegateway.gateway.cache.response.CapturedResponse;
 import dev.cachegateway.gateway.cache.revalidate.RevalidatedResponse;
 import dev.cachegateway.gateway.cache.revalidate.Revalidation;
+import dev.cachegateway.gateway.cache.tag.ItemTags;
+import dev.cachegateway.gateway.cache.tag.TagGenerations;
+import dev.cachegateway.gateway.cache.tag.TagHeadersFilter;
 import dev.cachegateway.gateway.memcached.ReactiveMemcached;
 import reactor.core.publisher.Mono;
 
@@ -84,11 +87,11 @@ public final class BackendFallback {
     private final CacheMetrics metrics;
 
     public BackendFallback(boolean storing, StorePolicy policy, ItemFormat format, ReactiveMemcached memcached,
-            ResponseStore store, WriteFences fences, NearCache near, CacheMetrics metrics) {
+            ResponseStore store, WriteFences fences, NearCache near, TagGenerations tags, CacheMetrics metrics) {
         this.storing = storing;
         this.policy = policy;
         this.format = format;
-        this.store = new FencedStore(format, store, fences, memcached, near, metrics);
+        this.store = new FencedStore(format, store, fences, memcached, near, tags, metrics);
         this.fences = fences;
         this.metrics = metrics;
     }
@@ -133,7 +136,8 @@ public final class BackendFallback {
                         // Shared first: a store that fails at once ends the lead, and
                         // must find the answer given.
                         waiters.share(captured, askedAt);
-                        store.store(key, captured, decision, fence, waiters, askedAt);
+                        store.store(key, captured, decision, fence, waiters, askedAt,
+                                TagHeadersFilter.tagsOf(exchange));
                     }
 
                     @Override
@@ -146,6 +150,8 @@ public final class BackendFallback {
         Optional<CapturedResponse> stale = Revalidation.of(exchange);
         if (stale.isPresent()) {
             request = Revalidation.conditional(request, stale.get());
+            // A 304 names no tags: the answer it keeps is stored again under its own.
+            TagHeadersFilter.carry(exchange, ItemTags.of(stale.get().headers().getFirst(ItemTags.HEADER)).names());
             response = new RevalidatedResponse(response, stale.get(), outcome);
         }
         return chain.filter(exchange.mutate().request(request).response(response).build())

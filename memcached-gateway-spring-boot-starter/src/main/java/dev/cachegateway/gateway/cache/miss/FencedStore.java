@@ -13,6 +13,8 @@ import dev.cachegateway.gateway.cache.outcome.CacheMetrics;
 import dev.cachegateway.gateway.cache.outcome.CacheMetrics.Drop;
 import dev.cachegateway.gateway.cache.policy.StoreDecision;
 import dev.cachegateway.gateway.cache.response.CapturedResponse;
+import dev.cachegateway.gateway.cache.tag.StampedAnswers;
+import dev.cachegateway.gateway.cache.tag.TagGenerations;
 import dev.cachegateway.gateway.memcached.ReactiveMemcached;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -41,8 +43,10 @@ final class FencedStore {
 
     private final CacheMetrics metrics;
 
+    private final StampedAnswers tags;
+
     FencedStore(ItemFormat format, ResponseStore store, WriteFences fences, ReactiveMemcached memcached, NearCache near,
-            CacheMetrics metrics) {
+            TagGenerations tags, CacheMetrics metrics) {
         this.format = format;
         this.store = store;
         this.variants = new VariantStore(memcached, store, format);
@@ -50,6 +54,7 @@ final class FencedStore {
         this.memcached = memcached;
         this.near = near;
         this.metrics = metrics;
+        this.tags = new StampedAnswers(tags);
     }
 
     /**
@@ -59,36 +64,46 @@ final class FencedStore {
      * deletes the item again ({@link StoresUnderWay}); where they cannot, another
      * replica's fetch stores its answer instead. {@code askedAt} is when the backend was
      * asked: the answer's age counts from then, not from when memcached took the store,
-     * which the checks before it can stretch over seconds.
+     * which the checks before it can stretch over seconds. The answer is stored with the
+     * generations of {@code tagNames} where its format records them.
      */
-    void store(String key, CapturedResponse captured, StoreDecision decision, Fence fence, Waiters waiters,
-            long askedAt) {
+    void store(String key, CapturedResponse answer, StoreDecision decision, Fence fence, Waiters waiters, long askedAt,
+            List<String> tagNames) {
         Runnable ended = store.begin();
-        whyNot(fence, waiters).subscribe(dropped -> {
-            if (dropped.isPresent()) {
-                metrics.dropped(dropped.get());
-                waiters.dropped();
-                ended.run();
-                return;
-            }
-            BiConsumer<List<String>, Boolean> written = (keys, taken) -> {
-                if (taken) {
-                    waiters.stored();
+        whyNot(fence, waiters).flatMap(dropped -> dropped.isPresent() ? Mono.just(new Admission(dropped, answer))
+                : tags.stamp(answer, tagNames, format.storesTags(), fence.takenAt())
+                    .map(stamped -> new Admission(Optional.empty(), stamped))
+                    .defaultIfEmpty(new Admission(Optional.of(Drop.TAG_PURGED), answer)))
+            .subscribe(admission -> {
+                Optional<Drop> dropped = admission.dropped();
+                CapturedResponse captured = admission.answer();
+                if (dropped.isPresent()) {
+                    metrics.dropped(dropped.get());
+                    waiters.dropped();
+                    ended.run();
+                    return;
+                }
+                BiConsumer<List<String>, Boolean> written = (keys, taken) -> {
+                    if (taken) {
+                        waiters.stored();
+                    }
+                    else {
+                        waiters.dropped();
+                    }
+                    // A store that timed out may have landed all the same.
+                    recheck(fence, keys, ended);
+                };
+                if (Variants.varies(captured.headers()) && format.storesVariants()) {
+                    variants.store(key, captured, decision.flags(), decision.ttlSeconds(), askedAt, written);
                 }
                 else {
-                    waiters.dropped();
+                    store.store(key, format.encode(captured, decision.flags(), askedAt), decision.ttlSeconds(),
+                            taken -> written.accept(List.of(key), taken));
                 }
-                // A store that timed out may have landed all the same.
-                recheck(fence, keys, ended);
-            };
-            if (Variants.varies(captured.headers()) && format.storesVariants()) {
-                variants.store(key, captured, decision.flags(), decision.ttlSeconds(), askedAt, written);
-            }
-            else {
-                store.store(key, format.encode(captured, decision.flags(), askedAt), decision.ttlSeconds(),
-                        taken -> written.accept(List.of(key), taken));
-            }
-        }, failure -> ended.run());
+            }, failure -> ended.run());
+    }
+
+    private record Admission(Optional<Drop> dropped, CapturedResponse answer) {
     }
 
     // Empty if the store may go on, else why it may not.

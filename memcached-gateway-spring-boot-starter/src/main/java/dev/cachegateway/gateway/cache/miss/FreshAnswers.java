@@ -4,6 +4,9 @@ import java.util.Optional;
 
 import dev.cachegateway.gateway.cache.format.DecodedItem;
 import dev.cachegateway.gateway.cache.format.ItemFormat;
+import dev.cachegateway.gateway.cache.tag.ItemTags;
+import dev.cachegateway.gateway.cache.tag.TagGenerations;
+import dev.cachegateway.gateway.cache.tag.TagGenerations.Verdict;
 import dev.cachegateway.gateway.memcached.CachedItem;
 import dev.cachegateway.gateway.memcached.MetaItem;
 import dev.cachegateway.gateway.memcached.ReactiveMemcached;
@@ -18,15 +21,18 @@ import org.springframework.http.HttpHeaders;
  * variant, or another client's gzip, is no answer: it would send the request to the
  * backend without storing what it gets.
  */
-final class FreshAnswers {
+public final class FreshAnswers {
 
     private final ReactiveMemcached memcached;
 
     private final ItemFormat format;
 
-    FreshAnswers(ReactiveMemcached memcached, ItemFormat format) {
+    private final TagGenerations tags;
+
+    public FreshAnswers(ReactiveMemcached memcached, ItemFormat format, TagGenerations tags) {
         this.memcached = memcached;
         this.format = format;
+        this.tags = tags;
     }
 
     /**
@@ -51,9 +57,16 @@ final class FreshAnswers {
     }
 
     private Mono<CachedItem> answering(MetaItem found, DecodedItem decoded, HttpHeaders request) {
-        // An item a soft purge invalidated is no answer, though its TTL may say fresh.
-        return !found.stale() && format.isFresh(found) && format.canAnswer(request, decoded.stored())
-                ? Mono.just(found.item()) : Mono.empty();
+        // An item a soft purge invalidated is no answer, though its TTL may say fresh;
+        // nor is one that a purge of its tags reached.
+        if (found.stale() || !format.isFresh(found) || !format.canAnswer(request, decoded.stored())) {
+            return Mono.empty();
+        }
+        ItemTags itemTags = decoded.tags();
+        return (tags.verdict(itemTags) == Verdict.UNKNOWN ? tags.learn(itemTags) : Mono.<Void>empty())
+            .then(Mono.fromSupplier(() -> tags.verdict(itemTags) == Verdict.VALID))
+            .filter(valid -> valid)
+            .map(valid -> found.item());
     }
 
 }

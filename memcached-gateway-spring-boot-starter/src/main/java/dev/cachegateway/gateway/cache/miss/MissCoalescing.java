@@ -7,7 +7,6 @@ import java.util.function.Supplier;
 import dev.cachegateway.gateway.cache.format.ItemFormat;
 import dev.cachegateway.gateway.cache.miss.Followers.Fallbacks;
 import dev.cachegateway.gateway.cache.outcome.CacheOutcome;
-import dev.cachegateway.gateway.memcached.ReactiveMemcached;
 import reactor.core.publisher.Mono;
 
 import org.springframework.cloud.gateway.filter.GatewayFilterChain;
@@ -38,13 +37,13 @@ public final class MissCoalescing {
     private final Duration lockTimeout;
 
     public MissCoalescing(InFlightRequests inFlight, ReplicaLocks replicas, WriteFences fences, BackendFallback backend,
-            ItemFormat format, ReactiveMemcached memcached, Duration lockTimeout) {
+            ItemFormat format, FreshAnswers answers, Duration lockTimeout) {
         this.inFlight = inFlight;
         this.replicas = replicas;
         this.fences = fences;
         this.backend = backend;
         this.followers = new Followers(fences, backend, format, lockTimeout, replicas);
-        this.leading = new LeadingMiss(backend, replicas, new FreshAnswers(memcached, format), format);
+        this.leading = new LeadingMiss(backend, replicas, answers, format);
         this.lockTimeout = lockTimeout;
     }
 

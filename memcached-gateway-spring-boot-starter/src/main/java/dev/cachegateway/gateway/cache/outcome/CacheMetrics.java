@@ -49,7 +49,12 @@ public final class CacheMetrics {
          * timeout); or memcached could not take the lock that holds a write back while
          * the store is on its way.
          */
-        LOCKED
+        LOCKED,
+        /**
+         * A purge of one of the answer's tags came after the backend was asked, so the
+         * answer may predate it; or memcached could not say.
+         */
+        TAG_PURGED
 
     }
 

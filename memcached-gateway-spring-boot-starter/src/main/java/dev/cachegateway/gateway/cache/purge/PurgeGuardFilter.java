@@ -26,8 +26,8 @@ import org.springframework.web.server.WebFilterChain;
 /**
  * Guards the purges of the {@code memcached} management endpoint: a {@code DELETE} under
  * its path goes on only as {@link PurgeAccess} allows, and is logged once and counted in
- * {@code memcached.cache.purges} (by {@code key} or {@code path}, and the answer's
- * status). A refusal is answered here, in JSON, before the endpoint is reached.
+ * {@code memcached.cache.purges} (by {@code key}, {@code tag} or {@code path}, and the
+ * answer's status). A refusal is answered here, in JSON, before the endpoint is reached.
  */
 public final class PurgeGuardFilter implements WebFilter {
 
@@ -55,7 +55,7 @@ public final class PurgeGuardFilter implements WebFilter {
         if (!HttpMethod.DELETE.equals(request.getMethod()) || !isPurge(path)) {
             return chain.filter(exchange);
         }
-        String by = path.equals(endpointPath) ? "key" : "path";
+        String by = !path.equals(endpointPath) ? "path" : request.getQueryParams().containsKey("tag") ? "tag" : "key";
         // As the endpoint reads its boolean: anything but "true" is a hard purge.
         String mode = "true".equalsIgnoreCase(request.getQueryParams().getFirst("soft")) ? "soft" : "hard";
         String target = mode + " purge of " + target(request, path, by);
@@ -81,11 +81,12 @@ public final class PurgeGuardFilter implements WebFilter {
         return path.equals(endpointPath) || path.startsWith(endpointPath + "/");
     }
 
-    // "key <key>" for ?key=, "path <path>" for a path below the endpoint's; control
-    // characters shown as '?', so that a key cannot forge a log line.
+    // "key <key>" for ?key=, "tag <tag>" for ?tag=, "path <path>" for a path below the
+    // endpoint's; control characters shown as '?', so that a key cannot forge a log
+    // line.
     private String target(ServerHttpRequest request, String path, String by) {
-        String named = by.equals("key") ? request.getQueryParams().getFirst("key")
-                : path.substring(endpointPath.length());
+        String named = by.equals("path") ? path.substring(endpointPath.length())
+                : request.getQueryParams().getFirst(by);
         return (by + " " + named).replaceAll("\\p{Cntrl}", "?");
     }
 

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import dev.cachegateway.gateway.cache.format.Variants;
+import dev.cachegateway.gateway.cache.tag.ItemTags;
 import reactor.core.publisher.Mono;
 
 import org.springframework.http.HttpHeaders;
@@ -56,6 +57,7 @@ public final class CapturedResponseWriter {
         // read-only, while a later filter may add to the response's.
         answer.headers().forEach((name, values) -> headers.put(name, new ArrayList<>(values)));
         headers.remove(Variants.HEADER);
+        headers.remove(ItemTags.HEADER);
         CurrentDate.addIfMissing(headers);
         headers.setContentLength(answer.body().length);
         if (HttpMethod.HEAD.equals(request.getMethod())) {

@@ -7,6 +7,7 @@ import java.util.TreeSet;
 import dev.cachegateway.gateway.cache.format.Variants;
 import dev.cachegateway.gateway.cache.outcome.CacheOutcome;
 import dev.cachegateway.gateway.cache.response.CapturedResponse;
+import dev.cachegateway.gateway.cache.tag.ItemTags;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -61,6 +62,8 @@ public final class RevalidatedResponse extends ServerHttpResponseDecorator {
         merged.remove(HttpHeaders.AGE);
         // The variant is marked again from this request when the answer is captured.
         merged.remove(Variants.HEADER);
+        // The tags' generations are stamped again when the answer is stored.
+        merged.remove(ItemTags.HEADER);
         update.forEach((name, values) -> {
             if (!NOT_UPDATED.contains(name)) {
                 merged.put(name, values);
