@@ -38,7 +38,8 @@ class CommentControllerTests {
 
         assertThat(result).hasStatusOk()
             .hasContentType("application/json")
-            .hasHeader(HttpHeaders.CACHE_CONTROL, "public, max-age=120");
+            .hasHeader(HttpHeaders.CACHE_CONTROL, "public, max-age=120")
+            .hasHeader("Surrogate-Key", "comments user-paul");
         assertThat(result.getResponse().getContentAsByteArray()).hasSize(86)
             .isEqualTo(COMMENT.getBytes(StandardCharsets.UTF_8));
     }
@@ -49,7 +50,8 @@ class CommentControllerTests {
 
         assertThat(result).hasStatusOk()
             .hasContentType("application/json")
-            .hasHeader(HttpHeaders.CACHE_CONTROL, "public, max-age=120");
+            .hasHeader(HttpHeaders.CACHE_CONTROL, "public, max-age=120")
+            .hasHeader("Surrogate-Key", "comments user-paul");
         assertThat(result.getResponse().getContentAsByteArray()).hasSize(2176)
             .isEqualTo(USER_COMMENTS.getBytes(StandardCharsets.UTF_8));
     }
