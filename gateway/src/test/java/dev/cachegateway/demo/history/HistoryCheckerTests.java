@@ -18,12 +18,12 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The history checker: two gateways on memcached, in front of an origin whose answers
- * carry versions, driven by a seeded mix of reads, writes and hard and soft purges from
- * concurrent clients, with seeded faults injected as it runs; then every rule of
- * {@link HistoryChecks} over what the clients saw and the origin answered, and nothing
- * left over once the run has been quiet. A violation names the seed and the slice of the
- * history that shows it. The fixed cases of {@link HistoryCases} run every time, and one
- * random seed with faults, printed.
+ * carry versions, driven by a seeded mix of reads, writes and hard and soft purges (by
+ * path, key and tag) from concurrent clients, with seeded faults injected as it runs;
+ * then every rule of {@link HistoryChecks} over what the clients saw and the origin
+ * answered, and nothing left over once the run has been quiet. A violation names the seed
+ * and the slice of the history that shows it. The fixed cases of {@link HistoryCases} run
+ * every time, and one random seed with faults, printed.
  */
 @RunsAlone
 class HistoryCheckerTests {

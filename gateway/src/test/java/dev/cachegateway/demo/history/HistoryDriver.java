@@ -134,18 +134,21 @@ final class HistoryDriver {
                 || elapsedNanos >= TimeUnit.MILLISECONDS.toNanos(step.cancelAfterMillis()));
     }
 
-    // A purge goes to the gateway's management port: by path on the body route, by key on
-    // the whole-answer route.
+    // A purge goes to the gateway's management port: by path on the body route; by key
+    // on the whole-answer route, or, where the step was drawn in French, by the tag of
+    // the resource's own that the origin gives its answers there.
     private URI uriOf(Step step) {
         if (!step.method().equals(History.PURGE) && !step.method().equals(History.SOFT_PURGE)) {
             return URI.create(gateways.get(step.gateway()) + step.path());
         }
         String management = managements.get(step.gateway()) + "/actuator/memcached";
         String soft = step.method().equals(History.SOFT_PURGE) ? "soft=true" : "";
-        return URI.create(step.path().equals(step.originPath())
-                ? management + step.originPath() + (soft.isEmpty() ? "" : "?" + soft)
-                : management + "?key=" + URLEncoder.encode(step.purgedKey(), StandardCharsets.UTF_8)
-                        + (soft.isEmpty() ? "" : "&" + soft));
+        if (step.path().equals(step.originPath())) {
+            return URI.create(management + step.originPath() + (soft.isEmpty() ? "" : "?" + soft));
+        }
+        String named = "fr".equals(step.language()) ? "?tag=" + VersionedOrigin.tagOf(step.originPath())
+                : "?key=" + URLEncoder.encode(step.purgedKey(), StandardCharsets.UTF_8);
+        return URI.create(management + named + (soft.isEmpty() ? "" : "&" + soft));
     }
 
     private static void pause(int millis) {

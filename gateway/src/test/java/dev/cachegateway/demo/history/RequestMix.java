@@ -8,7 +8,8 @@ import org.jspecify.annotations.Nullable;
  * What a client of the history sends next, as its seed decides: GETs of a few hot
  * resources and a longer tail of cold ones, on the body route or, for resources that
  * vary, on the whole-answer route in one of two languages; conditional GETs; writes; hard
- * and soft purges; and now and then a GET whose client gives up after a while.
+ * and soft purges, by path, key or tag; and now and then a GET whose client gives up
+ * after a while.
  */
 final class RequestMix {
 

@@ -138,6 +138,11 @@ final class VersionedOrigin implements AutoCloseable {
         calls.clear();
     }
 
+    /** The tag of its own that a resource's answers carry: its last path segment. */
+    static String tagOf(String path) {
+        return path.substring(path.lastIndexOf('/') + 1);
+    }
+
     private void handle(HttpExchange exchange) throws IOException {
         long startedAt = System.nanoTime();
         String path = exchange.getRequestURI().getRawPath();
@@ -160,6 +165,8 @@ final class VersionedOrigin implements AutoCloseable {
             }
             if (path.contains(VARYING)) {
                 exchange.getResponseHeaders().set("Vary", "Accept-Language");
+                // Its whole answers are purged by this tag too (HistoryDriver).
+                exchange.getResponseHeaders().set("Surrogate-Key", "comments " + tagOf(path));
             }
             String asked = exchange.getRequestHeaders().getFirst("If-None-Match");
             if (asked != null && asked.contains(etag)) {
