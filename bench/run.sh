@@ -82,7 +82,8 @@ direct-fresh            direct           fresh     wrk           direct miss (fr
 gateway-pass            gateway          no_cache  ab,ab-k,wrk   gateway pass-through
 gateway-real-miss       gateway          fresh     wrk           gateway miss (real)
 gateway-hit             gateway          cached    ab,ab-k,wrk   gateway hit
-gateway-http-hit        http-items       cached    ab,ab-k,wrk   gateway hit (http item)
+gateway-http-hit        http-items       cached    ab,ab-k,wrk   gateway hit (http item, 2 tags)
+gateway-http-untagged-hit http-untagged  cached    ab,ab-k,wrk   gateway hit (http item, no tags)
 spring-pass             spring           no_cache  ab,ab-k,wrk   spring pass-through
 spring-hit              spring           cached    ab,ab-k,wrk   spring hit (LocalResponseCache)
 gateway-near-real-miss  near-cache       fresh     wrk           gateway miss (real, near-cache)
@@ -99,6 +100,7 @@ pairs='
 gateway-pass       spring-pass
 gateway-real-miss  gateway-pass
 gateway-hit        nginx-keepalive-hit
+gateway-http-hit   gateway-http-untagged-hit
 '
 paired_rounds=6
 declare -A payload_path=([single]=/api/v1/comments/1 [collection]=/api/v1/comments/users/1)
@@ -109,6 +111,8 @@ declare -A server_url=(
     [gateway]=http://127.0.0.1:$GATEWAY_PORT
     [near-cache]=http://127.0.0.1:$NEAR_CACHE_PORT
     [http-items]=http://127.0.0.1:$HTTP_ITEMS_PORT
+    # The same gateway's route that stores answers without their tags.
+    [http-untagged]=http://127.0.0.1:$HTTP_ITEMS_PORT/untagged
     [spring]=http://127.0.0.1:$SPRING_PEER_PORT
     [warm-up]=http://127.0.0.1:$WARM_UP_PORT
     [nginx-article]=http://127.0.0.1:$NGINX_PORT
@@ -120,6 +124,7 @@ declare -A server_log=(
     [gateway]=$work/gateway.log
     [near-cache]=$work/gateway-near-cache.log
     [http-items]=$work/gateway-http-items.log
+    [http-untagged]=$work/gateway-http-items.log
     [spring]=$work/spring-peer.log
     [warm-up]=$work/warm-up.log
     [nginx-article]=$work/nginx-article/logs/error.log
@@ -232,6 +237,7 @@ start_servers() {
     start_gateway near-cache "$NEAR_CACHE_PORT" "$NEAR_CACHE_MANAGEMENT_PORT" "${near_cache_args[@]}"
     log "starting a gateway that keeps whole answers on $HTTP_ITEMS_PORT: ${http_items_args[*]}"
     start_gateway http-items "$HTTP_ITEMS_PORT" "$HTTP_ITEMS_MANAGEMENT_PORT" "${http_items_args[@]}"
+    server_pid[http-untagged]=${server_pid[http-items]}
     log "starting the Spring peer on $SPRING_PEER_PORT with the gateway's JVM flags"
     read -ra java_opts <<<"$GATEWAY_JAVA_OPTS"
     spawn "${server_log[spring]}" java "${java_opts[@]}" -jar "$spring_peer_jar" \
@@ -341,7 +347,7 @@ record_cpu() {
 # expect_hit SERVER URL: the answer came from memcached.
 expect_hit() {
     case $1 in
-        gateway | near-cache | http-items)
+        gateway | near-cache | http-items | http-untagged)
             if [ "$(x_cache "$2")" != HIT ]; then
                 show_logs "${server_log[$1]}"
                 fail "$2 was not answered with X-Cache: HIT"
@@ -373,7 +379,7 @@ expect_hit() {
 # stored.
 prime() {
     case $1 in
-        gateway | near-cache | http-items)
+        gateway | near-cache | http-items | http-untagged)
             [ "$(curl -s -o /dev/null -w '%{http_code}' --max-time 5 "$2")" = 200 ] ||
                 { show_logs "${server_log[$1]}"; fail "the gateway did not answer 200 for $2"; }
             await_x_cache "$2" HIT 5 || {
