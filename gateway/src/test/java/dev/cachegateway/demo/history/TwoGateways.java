@@ -144,24 +144,29 @@ final class TwoGateways implements AutoCloseable {
         return new MemcachedTrouble(GatewayMeters.sum(managements, "memcached.cache.stores", "result:failed"),
                 GatewayMeters.sum(managements, "memcached.cache.stores", "result:dropped"),
                 GatewayMeters.sum(managements, "memcached.cache.stores", "result:dropped", "reason:locked"),
+                GatewayMeters.sum(managements, "memcached.cache.stores", "result:dropped", "reason:tag-purged"),
                 GatewayMeters.sum(managements, "memcached.cache.lookups", "result:error"));
     }
 
     /**
      * Counts of stores that failed, stores dropped (and of those, the ones dropped since
-     * another fetch held the key's lock) and lookups that failed.
+     * another fetch held the key's lock, and since a tag of theirs was purged during the
+     * fetch) and lookups that failed.
      */
-    record MemcachedTrouble(double failedStores, double droppedStores, double lockedStores, double failedLookups) {
+    record MemcachedTrouble(double failedStores, double droppedStores, double lockedStores, double taggedStores,
+            double failedLookups) {
 
         MemcachedTrouble since(MemcachedTrouble before) {
             return new MemcachedTrouble(failedStores - before.failedStores, droppedStores - before.droppedStores,
-                    lockedStores - before.lockedStores, failedLookups - before.failedLookups);
+                    lockedStores - before.lockedStores, taggedStores - before.taggedStores,
+                    failedLookups - before.failedLookups);
         }
 
         @Override
         public String toString() {
-            return String.format("%.0f stores failed, %.0f dropped (%.0f locked), %.0f lookups failed", failedStores,
-                    droppedStores, lockedStores, failedLookups);
+            return String.format(
+                    "%.0f stores failed, %.0f dropped (%.0f locked, %.0f for a tag purge), %.0f lookups" + " failed",
+                    failedStores, droppedStores, lockedStores, taggedStores, failedLookups);
         }
     }
 

@@ -20,6 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.junit.jupiter.Container;
 import org.testcontainers.junit.jupiter.Testcontainers;
+import reactor.core.publisher.Mono;
 
 /**
  * Two replicas' knowledge of the generations in one memcached: what a purge through one
@@ -61,14 +62,14 @@ class TagGenerationsTests {
     @Test
     void anItemIsSoftenedBySoftPurgesAndPurgedByHardOnesOnTheOtherReplicaWithinASecond() {
         ItemTags stored = stored(List.of("comments", "user-paul"));
-        assertThat(here.verdict(stored)).isEqualTo(Verdict.VALID);
+        assertThat(judged(stored)).isEqualTo(Verdict.VALID);
 
         purgeElsewhere.purge("user-paul", true).block(Duration.ofSeconds(5));
-        await().atMost(Duration.ofSeconds(1)).until(() -> here.verdict(stored) == Verdict.SOFTENED);
+        await().atMost(Duration.ofSeconds(1)).until(() -> judged(stored) == Verdict.SOFTENED);
 
         purgeElsewhere.purge("comments", false).block(Duration.ofSeconds(5));
-        await().atMost(Duration.ofSeconds(1)).until(() -> here.verdict(stored) == Verdict.PURGED);
-        assertThat(here.verdict(stored(List.of("comments", "user-paul")))).isEqualTo(Verdict.VALID);
+        await().atMost(Duration.ofSeconds(1)).until(() -> judged(stored) == Verdict.PURGED);
+        assertThat(judged(stored(List.of("comments", "user-paul")))).isEqualTo(Verdict.VALID);
     }
 
     @Test
@@ -95,24 +96,47 @@ class TagGenerationsTests {
         ItemTags old = stored(List.of("comments"));
         long since = System.nanoTime();
         purgeElsewhere.purge("comments", false).block(Duration.ofSeconds(5));
-        await().atMost(Duration.ofSeconds(1)).until(() -> here.verdict(old) == Verdict.PURGED);
+        await().atMost(Duration.ofSeconds(1)).until(() -> judged(old) == Verdict.PURGED);
 
         assertThat(here.stamp(List.of("comments"), since).blockOptional(Duration.ofSeconds(5))).isEmpty();
     }
 
     @Test
-    void aStoreThatKnewOnlyTheOldGenerationIsPurgedWhereTheNewOneIsKnown() throws Exception {
+    void aReplicaThatHasNotSeenAPurgeYetStoresNoAnswerWhoseFetchItMayPredate() throws Exception {
         try (TagGenerations late = new TagGenerations(client, Duration.ofSeconds(30))) {
             late.start();
             stored(late, List.of("comments"));
             long since = System.nanoTime();
             purgeElsewhere.purge("comments", false).block(Duration.ofSeconds(5));
 
-            // Before its next refresh the replica stores the answer, which may predate
-            // the purge, under the generation it knew: purged where the new one is known.
-            ItemTags racing = new ItemTags(late.stamp(List.of("comments"), since).block(Duration.ofSeconds(5)), true);
-            assertThat(elsewhere.verdict(racing)).isEqualTo(Verdict.PURGED);
+            assertThat(late.stamp(List.of("comments"), since).blockOptional(Duration.ofSeconds(5))).isEmpty();
         }
+    }
+
+    @Test
+    void anItemStoredUnderANewerGenerationIsValidOnAReplicaThatHasNotSeenThePurgeYet() throws Exception {
+        try (TagGenerations late = new TagGenerations(client, Duration.ofSeconds(30))) {
+            late.start();
+            stored(late, List.of("comments"));
+            purgeElsewhere.purge("comments", false).block(Duration.ofSeconds(5));
+
+            ItemTags newer = stored(elsewhere, List.of("comments"));
+
+            assertThat(judged(late, newer)).isEqualTo(Verdict.VALID);
+        }
+    }
+
+    @Test
+    void aStoreAfterMemcachedLostAGenerationIsStampedWithTheNewOne() throws Exception {
+        ItemTags before = stored(List.of("flushed"));
+        try (MemcachedTextClient raw = MemcachedContainer.textClient(memcached)) {
+            raw.flushAll();
+        }
+
+        ItemTags after = stored(List.of("flushed"));
+
+        assertThat(after).isNotEqualTo(before);
+        assertThat(judged(elsewhere, after)).isEqualTo(Verdict.VALID);
     }
 
     @Test
@@ -122,11 +146,20 @@ class TagGenerationsTests {
             raw.delete("%tag:evicted");
         }
 
-        await().atMost(Duration.ofSeconds(1)).until(() -> here.verdict(stored) == Verdict.UNKNOWN);
-        here.learn(stored).block(Duration.ofSeconds(5));
+        await().atMost(Duration.ofSeconds(1)).until(() -> judged(stored) == Verdict.PURGED);
+        assertThat(judged(stored(List.of("evicted")))).isEqualTo(Verdict.VALID);
+    }
 
-        assertThat(here.verdict(stored)).isEqualTo(Verdict.PURGED);
-        assertThat(here.verdict(stored(List.of("evicted")))).isEqualTo(Verdict.VALID);
+    // As a lookup judges an item: what is not known yet, or differs, is read first.
+    private Verdict judged(ItemTags tags) {
+        return judged(here, tags);
+    }
+
+    private static Verdict judged(TagGenerations replica, ItemTags tags) {
+        long readAt = System.nanoTime();
+        return replica.learn(tags, readAt)
+            .then(Mono.fromSupplier(() -> replica.verdict(tags, readAt)))
+            .block(Duration.ofSeconds(5));
     }
 
     private TagGenerations started() {

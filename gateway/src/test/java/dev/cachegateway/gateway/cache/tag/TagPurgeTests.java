@@ -70,7 +70,8 @@ class TagPurgeTests {
 
         assertThat(get(first, 61)).isEqualTo("MISS {\"v\":2}");
         assertThat(get(first, 63)).isEqualTo("HIT {\"v\":1}");
-        await().atMost(Duration.ofSeconds(2)).until(() -> get(second, 62).equals("MISS {\"v\":2}"));
+        await().atMost(Duration.ofSeconds(2))
+            .untilAsserted(() -> assertThat(get(second, 62)).isEqualTo("MISS {\"v\":2}"));
         assertThat(get(second, 61)).isEqualTo("HIT {\"v\":2}");
         assertThat(get(second, 63)).isEqualTo("HIT {\"v\":1}");
         assertThat(backend.calls(origin(61))).isEqualTo(2);
@@ -93,13 +94,15 @@ class TagPurgeTests {
         }
 
         purge(second, "?tag=softened-64&soft=true").isOk().expectBody().jsonPath("$.purge").isEqualTo("soft");
-        await().atMost(Duration.ofSeconds(2)).until(() -> get(first, 64).equals("UPDATING {\"v\":1}"));
+        await().atMost(Duration.ofSeconds(2))
+            .untilAsserted(() -> assertThat(get(first, 64)).isEqualTo("UPDATING {\"v\":1}"));
         List<ResponseEntity<byte[]>> answers = gets.getAll(8,
                 i -> GatewayReplicas.uri(i % 2 == 0 ? first : second, whole(ids.get(i / 4))));
 
         assertThat(answers).allSatisfy(answer -> assertThat(described(answer)).isEqualTo("UPDATING {\"v\":1}"));
         for (int id : ids) {
-            await().atMost(Duration.ofSeconds(10)).until(() -> get(second, id).equals("HIT {\"v\":2}"));
+            await().atMost(Duration.ofSeconds(10))
+                .untilAsserted(() -> assertThat(get(second, id)).isEqualTo("HIT {\"v\":2}"));
             assertThat(get(first, id)).isEqualTo("HIT {\"v\":2}");
             assertThat(backend.calls(origin(id))).as("the first answer, then one refresh").isEqualTo(2);
         }
@@ -114,8 +117,10 @@ class TagPurgeTests {
 
         assertThat(raw.delete("%tag:evicted-66")).isTrue();
 
-        await().atMost(Duration.ofSeconds(3)).until(() -> get(second, 66).equals("MISS {\"v\":2}"));
-        await().atMost(Duration.ofSeconds(3)).until(() -> get(first, 66).equals("HIT {\"v\":2}"));
+        await().atMost(Duration.ofSeconds(3))
+            .untilAsserted(() -> assertThat(get(second, 66)).isEqualTo("MISS {\"v\":2}"));
+        await().atMost(Duration.ofSeconds(3))
+            .untilAsserted(() -> assertThat(get(first, 66)).isEqualTo("HIT {\"v\":2}"));
         assertThat(backend.calls(origin(66))).isEqualTo(2);
     }
 

@@ -61,26 +61,31 @@ public final class ItemLookup {
         Mono<Lookup> lookup;
         if (held != null) {
             MetaItem item = MetaItem.withoutMeta(held.item());
-            lookup = judged(key, item, decoded.read(key, held.item(), format), requestHeaders, format);
+            lookup = judged(key, item, decoded.read(key, held.item(), format), requestHeaders, format,
+                    System.nanoTime());
         }
         else {
             lookup = memcached.lookup(key, refreshAhead).flatMap(found -> {
+                // memcached read the item before its answer came: its tags' generations
+                // read after this are at least as new as the item's.
+                long readAt = System.nanoTime();
                 Optional<DecodedItem> stored = decoded.read(key, found.item(), format);
                 Optional<String> variant = stored
                     .flatMap(item -> format.otherVariant(key, item.stored(), requestHeaders));
                 if (variant.isPresent()) {
                     return memcached.lookup(variant.get(), 0)
-                        .flatMap(other -> judged(variant.get(), other,
-                                decoded.read(variant.get(), other.item(), format), requestHeaders, format));
+                        .flatMap(
+                                other -> judged(variant.get(), other, decoded.read(variant.get(), other.item(), format),
+                                        requestHeaders, format, System.nanoTime()));
                 }
                 // Only a fresh item that nobody must refresh now is worth holding in
                 // this gateway; its hits there are judged by its tags as these are.
                 ItemAge age = ItemAge.of(found);
                 if (near.enabled() && age.fresh() && !found.won() && !found.stale()
-                        && stored.map(item -> tags.verdict(item.tags()) == Verdict.VALID).orElse(true)) {
+                        && stored.map(item -> tags.verdict(item.tags(), readAt) == Verdict.VALID).orElse(true)) {
                     near.read(key, found.item(), age);
                 }
-                return judged(key, found, stored, requestHeaders, format);
+                return judged(key, found, stored, requestHeaders, format, readAt);
             }).switchIfEmpty(MISS);
         }
         return lookup.onErrorResume(failure -> {
@@ -96,14 +101,15 @@ public final class ItemLookup {
     // read first; where they still cannot be, it is taken as purged, as memcached's
     // evictions are.
     private Mono<Lookup> judged(String key, MetaItem found, Optional<DecodedItem> stored, HttpHeaders requestHeaders,
-            ItemFormat format) {
+            ItemFormat format, long readAt) {
         ItemTags itemTags = stored.map(DecodedItem::tags).orElse(ItemTags.NONE);
-        Verdict verdict = tags.verdict(itemTags);
+        Verdict verdict = tags.verdict(itemTags, readAt);
         if (verdict != Verdict.UNKNOWN) {
             return Mono.just(read(key, found, stored, requestHeaders, format, verdict));
         }
-        return tags.learn(itemTags)
-            .then(Mono.fromSupplier(() -> read(key, found, stored, requestHeaders, format, tags.verdict(itemTags))));
+        return tags.learn(itemTags, readAt)
+            .then(Mono
+                .fromSupplier(() -> read(key, found, stored, requestHeaders, format, tags.verdict(itemTags, readAt))));
     }
 
     // An item this client cannot take is as good as none: a gzip body for a client

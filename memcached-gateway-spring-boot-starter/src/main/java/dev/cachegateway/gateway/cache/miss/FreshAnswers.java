@@ -63,8 +63,9 @@ public final class FreshAnswers {
             return Mono.empty();
         }
         ItemTags itemTags = decoded.tags();
-        return (tags.verdict(itemTags) == Verdict.UNKNOWN ? tags.learn(itemTags) : Mono.<Void>empty())
-            .then(Mono.fromSupplier(() -> tags.verdict(itemTags) == Verdict.VALID))
+        long readAt = System.nanoTime();
+        return (tags.verdict(itemTags, readAt) == Verdict.UNKNOWN ? tags.learn(itemTags, readAt) : Mono.<Void>empty())
+            .then(Mono.fromSupplier(() -> tags.verdict(itemTags, readAt) == Verdict.VALID))
             .filter(valid -> valid)
             .map(valid -> found.item());
     }

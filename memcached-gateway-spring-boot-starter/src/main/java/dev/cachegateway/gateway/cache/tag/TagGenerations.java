@@ -75,8 +75,11 @@ public final class TagGenerations implements AutoCloseable {
         }
     }
 
-    /** What {@code tags} say of their item now, by what this replica knows. */
-    public Verdict verdict(ItemTags tags) {
+    /**
+     * What {@code tags} say of their item now, by what this replica knows; the item was
+     * read from memcached no earlier than {@code readSince} ({@link System#nanoTime()}).
+     */
+    public Verdict verdict(ItemTags tags, long readSince) {
         if (tags.none()) {
             return Verdict.VALID;
         }
@@ -86,8 +89,8 @@ public final class TagGenerations implements AutoCloseable {
         long now = System.nanoTime();
         Verdict verdict = Verdict.VALID;
         for (Stamp stamp : tags.stamps()) {
-            Known current = confirmed(known.getIfPresent(stamp.name()), now);
-            if (current == null) {
+            Known current = known.getIfPresent(stamp.name());
+            if (current == null || mustRead(stamp, current, now, readSince)) {
                 verdict = Verdict.UNKNOWN;
             }
             else if (current.generation() != stamp.generation()) {
@@ -100,68 +103,66 @@ public final class TagGenerations implements AutoCloseable {
         return verdict;
     }
 
-    /** Reads the generations of {@code tags} that this replica does not know. */
-    public Mono<Void> learn(ItemTags tags) {
+    /**
+     * Reads the generations of {@code tags} that {@link #verdict} cannot judge them by:
+     * not known, or differing from the item's and read before the item was.
+     */
+    public Mono<Void> learn(ItemTags tags, long readSince) {
         long now = System.nanoTime();
-        return load(tags.stamps()
-            .stream()
-            .map(Stamp::name)
-            .filter(name -> confirmed(known.getIfPresent(name), now) == null)
-            .toList());
+        return load(tags.stamps().stream().filter(stamp -> {
+            Known current = known.getIfPresent(stamp.name());
+            return current == null || mustRead(stamp, current, now, readSince);
+        }).map(Stamp::name).toList());
     }
 
     /**
      * The stamps for an answer with {@code names} whose fetch asked the backend at
      * {@code since} ({@link System#nanoTime()}); empty if a purge of one of them may have
-     * come since, so that the answer, which may predate it, is not stored. Known tags are
-     * judged by when their generation changed here; others are read, then the marks of
-     * their last purges, which a purge leaves before it moves the generation: a mark no
-     * older than the fetch (memcached tells whole seconds) means that a purge may have
-     * come in between.
+     * come since, so that the answer, which may predate it, is not stored. Each
+     * generation is read from memcached, so that none that memcached lost is stamped. One
+     * that this replica knew, as it is, from before the fetch is stamped; for any other
+     * (first read during the fetch, made anew, or moved by a purge) the mark of the tag's
+     * last purge is read after it, which a purge leaves before it moves the generation: a
+     * purge that began after the fetch, or up to {@link TagStore#CLOCK_SKEW} before it by
+     * this replica's clock, drops the store.
      */
     public Mono<List<Stamp>> stamp(Collection<String> names, long since) {
-        long now = System.nanoTime();
-        List<String> unknown = new ArrayList<>();
-        for (String name : names) {
-            Known current = known.getIfPresent(name);
-            if (current != null && current.changedAt() - since > 0) {
-                return Mono.empty();
-            }
-            if (confirmed(current, now) == null) {
-                unknown.add(name);
-            }
-        }
-        if (unknown.isEmpty()) {
-            return Mono.justOrEmpty(stamps(names));
-        }
-        long fetchSeconds = TimeUnit.NANOSECONDS.toSeconds(now - since) + 1;
-        return load(unknown).thenMany(Flux.fromIterable(unknown).flatMap(store::purgedAgo))
-            .all(ago -> ago > fetchSeconds)
-            .flatMap(none -> none ? Mono.justOrEmpty(stamps(names)) : Mono.<List<Stamp>>empty());
+        long sinceMillis = System.currentTimeMillis() - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - since);
+        return Flux.fromIterable(names).flatMapSequential(name -> {
+            Known before = known.getIfPresent(name);
+            long sent = System.nanoTime();
+            return store.readOrMake(name).flatMap(current -> {
+                observe(name, current, sent);
+                Stamp stamp = new Stamp(name, current);
+                if (before != null && before.unchangedSince(since, current)) {
+                    return Mono.just(stamp);
+                }
+                return store.lastPurgeBefore(name, sinceMillis).filter(Boolean::booleanValue).map(yes -> stamp);
+            });
+        }).collectList().filter(stamps -> stamps.size() == names.size());
     }
 
     /** A generation that this replica's purge made. */
     void purged(String name, long generation) {
-        observe(name, generation);
+        observe(name, generation, System.nanoTime());
     }
 
-    private @Nullable List<Stamp> stamps(Collection<String> names) {
-        long now = System.nanoTime();
-        List<Stamp> stamps = new ArrayList<>(names.size());
-        for (String name : names) {
-            Known current = confirmed(known.getIfPresent(name), now);
-            if (current == null) {
-                return null;
-            }
-            stamps.add(new Stamp(name, current.generation()));
-        }
-        return stamps;
+    // A generation not confirmed lately, or memcached's absent one, is read before an
+    // item
+    // is judged by it; and so is one that differs from the item's but was read before the
+    // item was: the item may have been stored by a replica that learned of a purge (or of
+    // a generation memcached lost) before this one did. Read after the item, it is at
+    // least as new as the item's, and a different one means a purge came since.
+    private boolean mustRead(Stamp stamp, Known current, long now, long readSince) {
+        return current.generation() == Generation.ABSENT || now - current.confirmedAt() > confirmWithin
+                || current.generation() != stamp.generation() && current.confirmedAt() - readSince < 0;
     }
 
     private Mono<Void> load(List<String> names) {
-        return Flux.fromIterable(names)
-            .flatMap(name -> store.readOrMake(name).doOnNext(generation -> observe(name, generation)))
-            .then();
+        return Flux.fromIterable(names).flatMap(name -> Mono.defer(() -> {
+            long sent = System.nanoTime();
+            return store.readOrMake(name).doOnNext(generation -> observe(name, generation, sent));
+        })).then();
     }
 
     private Mono<Void> refreshOnce() {
@@ -169,25 +170,20 @@ public final class TagGenerations implements AutoCloseable {
         if (names.isEmpty()) {
             return Mono.empty();
         }
-        return Flux.fromIterable(names)
-            .flatMap(name -> store.read(name)
+        return Flux.fromIterable(names).flatMap(name -> Mono.defer(() -> {
+            long sent = System.nanoTime();
+            return store.read(name)
                 .doOnNext(generation -> known.asMap()
-                    .computeIfPresent(name, (tag, previous) -> previous.after(generation, System.nanoTime())))
-                .onErrorResume(failure -> Mono.empty()))
-            .then();
+                    .computeIfPresent(name, (tag, previous) -> previous.after(generation, sent, System.nanoTime())))
+                .onErrorResume(failure -> Mono.empty());
+        })).then();
     }
 
-    private void observe(String name, long generation) {
+    private void observe(String name, long generation, long sent) {
         long now = System.nanoTime();
         known.asMap()
-            .compute(name, (tag, previous) -> previous != null ? previous.after(generation, now)
-                    : new Known(generation, now, now));
-    }
-
-    // An absent generation is never stamped: a store makes a new one first.
-    private @Nullable Known confirmed(@Nullable Known current, long now) {
-        return current == null || current.generation() == Generation.ABSENT
-                || now - current.confirmedAt() > confirmWithin ? null : current;
+            .compute(name, (tag, previous) -> previous != null ? previous.after(generation, sent, now)
+                    : Known.first(generation, sent, now));
     }
 
 }

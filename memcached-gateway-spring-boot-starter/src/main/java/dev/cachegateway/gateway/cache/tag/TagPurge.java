@@ -5,10 +5,11 @@ import reactor.core.publisher.Mono;
 
 /**
  * A purge of every item stored with a tag, in two memcached operations whatever the
- * number of items: the purge's mark is left, then the tag's generation moves, by 2^32
- * (hard: its items are never served again) or by 1 (soft: they turn stale from now, so
- * that they are served inside their stale windows while one replica refreshes each).
- * Every replica learns of it within its refresh interval, this one at once.
+ * number of items: a mark of when the purge began is left, then the tag's generation
+ * moves, by 2^32 (hard: its items are never served again) or by 1 (soft: they turn stale
+ * from now, so that they are served inside their stale windows while one replica
+ * refreshes each). Every replica learns of it within its refresh interval, this one at
+ * once.
  */
 public final class TagPurge {
 

@@ -20,10 +20,11 @@ final class TagStore {
      */
     static final int MARK_SECONDS = 60;
 
-    /** What {@link #purgedAgo} says of a tag whose mark is gone, or was never made. */
-    static final long LONG_AGO = Long.MAX_VALUE;
-
-    private static final CachedItem MARK = new CachedItem("1".getBytes(StandardCharsets.US_ASCII), 0);
+    /**
+     * How far apart the replicas' clocks may be, as NTP keeps them: a purge whose mark
+     * says it began up to this long before a fetch counts as having come during it.
+     */
+    static final long CLOCK_SKEW = 100;
 
     private final ReactiveMemcached memcached;
 
@@ -63,21 +64,23 @@ final class TagStore {
     Mono<Long> purge(String name, long step) {
         String key = TagKey.of(name);
         long initial = Generation.random();
-        return memcached.set(TagKey.purgedMarkOf(name), MARK_SECONDS, MARK)
+        CachedItem mark = new CachedItem(Long.toString(System.currentTimeMillis()).getBytes(StandardCharsets.US_ASCII),
+                0);
+        return memcached.set(TagKey.purgedMarkOf(name), MARK_SECONDS, mark)
             .then(memcached.incr(key, step)
                 .switchIfEmpty(Mono.defer(() -> memcached.add(key, 0, Generation.item(initial))
                     .flatMap(added -> added ? Mono.just(initial) : memcached.incr(key, step)))));
     }
 
     /**
-     * How many whole seconds ago {@code name} was last purged, as memcached tells by the
-     * mark's remaining TTL; 0 where memcached cannot tell the TTL (no meta commands), and
-     * {@link #LONG_AGO} without a mark.
+     * Whether the last purge of {@code name} began before {@code millis} (wall clock), by
+     * more than {@link #CLOCK_SKEW}; true without a mark, which lives longer than any
+     * fetch that may still store.
      */
-    Mono<Long> purgedAgo(String name) {
-        return memcached.lookup(TagKey.purgedMarkOf(name), 0)
-            .map(mark -> mark.ttlKnown() ? Math.max(0, MARK_SECONDS - mark.remainingTtlSeconds()) : 0L)
-            .defaultIfEmpty(LONG_AGO);
+    Mono<Boolean> lastPurgeBefore(String name, long millis) {
+        return memcached.get(TagKey.purgedMarkOf(name))
+            .map(mark -> Generation.of(mark) < millis - CLOCK_SKEW)
+            .defaultIfEmpty(true);
     }
 
 }
