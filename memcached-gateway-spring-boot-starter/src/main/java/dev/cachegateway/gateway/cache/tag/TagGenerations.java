@@ -2,9 +2,7 @@ package dev.cachegateway.gateway.cache.tag;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
@@ -115,31 +113,14 @@ public final class TagGenerations implements AutoCloseable {
         }).map(Stamp::name).toList());
     }
 
-    /**
-     * The stamps for an answer with {@code names} whose fetch asked the backend at
-     * {@code since} ({@link System#nanoTime()}); empty if a purge of one of them may have
-     * come since, so that the answer, which may predate it, is not stored. Each
-     * generation is read from memcached, so that none that memcached lost is stamped. One
-     * that this replica knew, as it is, from before the fetch is stamped; for any other
-     * (first read during the fetch, made anew, or moved by a purge) the mark of the tag's
-     * last purge is read after it, which a purge leaves before it moves the generation: a
-     * purge that began after the fetch, or up to {@link TagStore#CLOCK_SKEW} before it by
-     * this replica's clock, drops the store.
-     */
-    public Mono<List<Stamp>> stamp(Collection<String> names, long since) {
-        long sinceMillis = System.currentTimeMillis() - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - since);
-        return Flux.fromIterable(names).flatMapSequential(name -> {
-            Known before = known.getIfPresent(name);
-            long sent = System.nanoTime();
-            return store.readOrMake(name).flatMap(current -> {
-                observe(name, current, sent);
-                Stamp stamp = new Stamp(name, current);
-                if (before != null && before.unchangedSince(since, current)) {
-                    return Mono.just(stamp);
-                }
-                return store.lastPurgeBefore(name, sinceMillis).filter(Boolean::booleanValue).map(yes -> stamp);
-            });
-        }).collectList().filter(stamps -> stamps.size() == names.size());
+    /** What this replica knows of {@code name}'s generation, if anything. */
+    @Nullable Known known(String name) {
+        return known.getIfPresent(name);
+    }
+
+    /** Where the generations are. */
+    TagStore store() {
+        return store;
     }
 
     /** A generation that this replica's purge made. */
@@ -179,7 +160,8 @@ public final class TagGenerations implements AutoCloseable {
         })).then();
     }
 
-    private void observe(String name, long generation, long sent) {
+    /** A generation as a read sent at {@code sent} found it. */
+    void observe(String name, long generation, long sent) {
         long now = System.nanoTime();
         known.asMap()
             .compute(name, (tag, previous) -> previous != null ? previous.after(generation, sent, now)
