@@ -69,10 +69,12 @@ echo "  health: UP with one node stopped"
 
 step "memcached-2 recreated on a new address: HITs again within 15 s, no gateway restart"
 "${compose[@]}" rm -sf memcached-2 >/dev/null
-# A container that takes the next free address, so that the new memcached-2 cannot get its old one back.
+# A container that takes the next free address, so that the new memcached-2 cannot get its old one back. It serves
+# nothing on memcached's port: a memcached there would take the gateway's reconnects to the old address and answer
+# them, and the HITs below would come from it, not from memcached-2 at its new address.
 network=$(docker inspect -f '{{range $name, $_ := .NetworkSettings.Networks}}{{$name}}{{end}}' \
     "$(container_of gateway)")
-holder=$(docker run -d --rm --network "$network" memcached:1.6)
+holder=$(docker run -d --rm --network "$network" memcached:1.6 -p 11999)
 cleanup_hooks+=("docker rm -f $holder >/dev/null 2>&1")
 "${compose[@]}" up -d --no-deps memcached-2
 new_ip=$(ip_of memcached-2)
