@@ -104,6 +104,9 @@ gateway-http-hit   gateway-http-untagged-hit
 '
 paired_rounds=6
 declare -A payload_path=([single]=/api/v1/comments/1 [collection]=/api/v1/comments/users/1)
+# What a server's cached cases add to the payload's path: the http-items gateway stores answers asked for with
+# ?untagged without their tags (bench/http-items.yml).
+declare -A server_query=([http-untagged]='?untagged')
 # A fresh id is appended to these.
 declare -A fresh_prefix=([single]=/api/v1/comments/ [collection]=/api/v1/comments/users/)
 declare -A server_url=(
@@ -111,8 +114,7 @@ declare -A server_url=(
     [gateway]=http://127.0.0.1:$GATEWAY_PORT
     [near-cache]=http://127.0.0.1:$NEAR_CACHE_PORT
     [http-items]=http://127.0.0.1:$HTTP_ITEMS_PORT
-    # The same gateway's route that stores answers without their tags.
-    [http-untagged]=http://127.0.0.1:$HTTP_ITEMS_PORT/untagged
+    [http-untagged]=http://127.0.0.1:$HTTP_ITEMS_PORT
     [spring]=http://127.0.0.1:$SPRING_PEER_PORT
     [warm-up]=http://127.0.0.1:$WARM_UP_PORT
     [nginx-article]=http://127.0.0.1:$NGINX_PORT
@@ -504,7 +506,7 @@ measure() {
 target_of() {
     case $2 in
         no_cache) echo "${server_url[$1]}${payload_path[$3]}/no_cache" ;;
-        cached) echo "${server_url[$1]}${payload_path[$3]}" ;;
+        cached) echo "${server_url[$1]}${payload_path[$3]}${server_query[$1]:-}" ;;
         fresh) echo "${server_url[$1]}${fresh_prefix[$3]}" ;;
         *) fail "a case asks for $2" ;;
     esac
