@@ -48,6 +48,9 @@ final class RepeatedCalls {
      */
     static final long MEMCACHED_RECOVERY = Duration.ofSeconds(5).toNanos();
 
+    /** How long before a fetch a tag purge may have begun and still drop its store. */
+    static final long TAG_PURGE_CLOCK_SKEW = Duration.ofMillis(100).toNanos();
+
     private static final long LOCK_TIMEOUT = TwoGateways.LOCK_TIMEOUT.toNanos();
 
     private static final Set<FaultSchedule.Kind> ORIGIN_DOWN = EnumSet.of(FaultSchedule.Kind.ORIGIN_FAILING,
@@ -104,8 +107,10 @@ final class RepeatedCalls {
             return Excuse.VARIANT;
         }
         // A purge while the first lead was on its way deletes its lock, so another
-        // replica may lead again.
-        if (anyOf(first.path(), r -> r.isPurge() && r.endedAt() >= firstAsked && r.startedAt() <= again.startedAt())) {
+        // replica may lead again; and a store is dropped for a tag purge that began up
+        // to the replicas' clock skew (100 ms) before its fetch (docs/operations.md).
+        if (anyOf(first.path(), r -> r.isPurge() && r.endedAt() >= firstAsked - TAG_PURGE_CLOCK_SKEW
+                && r.startedAt() <= again.startedAt())) {
             return Excuse.PURGE;
         }
         long freshFor = VersionedOrigin.maxAge(first.path()) - VersionedOrigin.upstreamAge(first.path()) - 1;

@@ -105,6 +105,28 @@ class RepeatedCallsTests {
             .isEqualTo(Excuse.PURGE);
     }
 
+    // As seed 5240817173513251216 ran in a soak: a soft tag purge ended 80 ms before the
+    // lead asked the origin, and the lead's store was dropped, since the purge began less
+    // than the replicas' clock skew (100 ms) before the fetch; the next request asked
+    // again.
+    @Test
+    void excusesTheCallAfterAPurgeThatBeganLessThanTheClockSkewBeforeTheFirstCall() {
+        Request purge = new Request(475, 1, History.SOFT_PURGE, PATH, PATH, null, -99 * MS, -80 * MS, 200, null, null,
+                null, null, null);
+
+        assertThat(repeats(List.of(GAVE_UP, purge, NEXT))).singleElement()
+            .extracting(Repeat::excuse)
+            .isEqualTo(Excuse.PURGE);
+    }
+
+    @Test
+    void excusesNoCallAfterAPurgeThatEndedWellBeforeTheFirstCall() {
+        Request purge = new Request(475, 1, History.PURGE, PATH, PATH, null, -420 * MS, -400 * MS, 200, null, null,
+                null, null, null);
+
+        assertThat(repeats(List.of(GAVE_UP, purge, NEXT))).singleElement().extracting(Repeat::excuse).isNull();
+    }
+
     // As pool seed 5 once ran with the origin slow (2.5 s a call, the lock 2 s): the lock
     // expired under the first slow call, and another replica called again under a lock
     // of its own; that lock expired under the second, and a third call came after the
