@@ -19,9 +19,13 @@ import reactor.util.retry.Retry;
  * way for the key and forgets its near-cache entry; a mark goes to memcached
  * ({@link WriteFences}), so that no such fetch stores its answer or shares it with a
  * request that comes later; a store that said "storing" before the mark is waited for
- * ({@link StoresUnderWay}); and then the item and the key's lock are deleted, the lock
- * last, so that a replica waiting on it looks for an item that is gone and claims the
- * lock anew.
+ * ({@link StoresUnderWay}); and then the key's lock and the item are deleted, the lock
+ * first. A lock taken after the item is gone belongs to a fetch that asked the backend
+ * after the write, which every replica must wait for; deleted last, it would send the
+ * next miss on any replica to the backend too. Deleted first, it takes with it only locks
+ * of fetches from before the mark, whose answers the mark keeps out, and a "stored" word
+ * that would send the first miss after the delete to the backend without a lock; a
+ * replica waiting on it then finds the old item, or none and claims the lock anew.
  */
 public final class KeyInvalidation {
 
@@ -74,13 +78,14 @@ public final class KeyInvalidation {
     public Mono<Boolean> soften(String key, int keepSeconds) {
         return Mono.defer(() -> {
             forgetHere(key);
-            // The lock goes too: one that says "stored" would send every replica that
-            // finds the stale item to the backend without a lock.
+            // The lock goes too, first as in invalidate: one that says "stored" would
+            // send
+            // every replica that finds the stale item to the backend without a lock.
             return fences.mark(key)
                 .retryWhen(AFTER_OWN_PAUSE)
                 .then(stores.await(key))
-                .then(memcached.invalidate(key, keepSeconds).retryWhen(AFTER_OWN_PAUSE))
-                .flatMap(found -> memcached.delete(LockKey.of(key)).onErrorReturn(false).thenReturn(found));
+                .then(deleteLock(key))
+                .then(memcached.invalidate(key, keepSeconds).retryWhen(AFTER_OWN_PAUSE));
         });
     }
 
@@ -97,9 +102,14 @@ public final class KeyInvalidation {
             .then(Mono.just(Optional.<Throwable>empty()))
             .onErrorResume(failure -> Mono.just(Optional.of(failure)));
         return marked.flatMap(failedMark -> stores.await(key)
+            .then(deleteLock(key))
             .then(memcached.delete(key).retryWhen(AFTER_OWN_PAUSE))
-            .flatMap(found -> memcached.delete(LockKey.of(key)).onErrorReturn(false).thenReturn(found))
             .flatMap(found -> failedMark.<Mono<Boolean>>map(Mono::error).orElseGet(() -> Mono.just(found))));
+    }
+
+    // A lock left behind only makes replicas wait for it, up to the lock timeout.
+    private Mono<Boolean> deleteLock(String key) {
+        return memcached.delete(LockKey.of(key)).onErrorReturn(false);
     }
 
 }
