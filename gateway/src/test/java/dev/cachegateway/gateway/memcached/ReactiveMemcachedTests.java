@@ -70,6 +70,20 @@ class ReactiveMemcachedTests {
     }
 
     @Test
+    void storesWithCasOnlyWhatNothingWroteSinceItsGets() throws Exception {
+        raw.set("/cas", 0, 0, "stored".getBytes(StandardCharsets.US_ASCII));
+        CasItem read = client.gets("/cas").block(Duration.ofSeconds(5));
+        CachedItem mine = new CachedItem("locked 1".getBytes(StandardCharsets.US_ASCII), 0);
+
+        assertThat(new String(read.item().value(), StandardCharsets.US_ASCII)).isEqualTo("stored");
+        StepVerifier.create(client.cas("/cas", read.cas(), 5, mine)).expectNext(true).verifyComplete();
+        StepVerifier.create(client.cas("/cas", read.cas(), 5, mine)).expectNext(false).verifyComplete();
+        raw.delete("/cas");
+        StepVerifier.create(client.cas("/cas", read.cas(), 5, mine)).expectNext(false).verifyComplete();
+        StepVerifier.create(client.gets("/cas")).verifyComplete();
+    }
+
+    @Test
     void readsAnItemWrittenByAnotherClientWithItsRawBytesAndFlags() throws Exception {
         raw.set("/api/v1/comments/7", 3, 0, "{\"id\":7}".getBytes(StandardCharsets.UTF_8));
 

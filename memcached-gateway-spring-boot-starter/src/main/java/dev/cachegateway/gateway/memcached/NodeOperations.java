@@ -11,6 +11,7 @@ import dev.cachegateway.gateway.memcached.pool.PoolClient;
 import dev.cachegateway.gateway.memcached.pool.PoolNode;
 import dev.cachegateway.gateway.memcached.protocol.RawItemTranscoder;
 import io.github.resilience4j.reactor.circuitbreaker.operator.CircuitBreakerOperator;
+import net.spy.memcached.CASResponse;
 import net.spy.memcached.CachedData;
 import net.spy.memcached.MemcachedClient;
 import net.spy.memcached.internal.OperationFuture;
@@ -62,6 +63,18 @@ final class NodeOperations {
     /** An {@code add} on {@code node}. */
     Mono<Boolean> add(PoolNode node, String key, int ttlSeconds, CachedItem item) {
         return operation(node, client -> client.add(key, ttlSeconds, item, transcoder));
+    }
+
+    /** A {@code gets} on {@code node}. */
+    Mono<CasItem> gets(PoolNode node, String key) {
+        return operation(node, client -> client.asyncGets(key, transcoder))
+            .map(found -> new CasItem(found.getValue(), found.getCas()));
+    }
+
+    /** A {@code cas} on {@code node}. */
+    Mono<Boolean> cas(PoolNode node, String key, long cas, int ttlSeconds, CachedItem item) {
+        return operation(node, client -> client.asyncCAS(key, cas, ttlSeconds, item, transcoder))
+            .map(CASResponse.OK::equals);
     }
 
     /** Any other operation of spymemcached's own on {@code node}. */

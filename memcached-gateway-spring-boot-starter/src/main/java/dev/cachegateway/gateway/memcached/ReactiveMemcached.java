@@ -99,6 +99,24 @@ public class ReactiveMemcached implements AutoCloseable {
     }
 
     /**
+     * The item under {@code key} with its CAS unique, for a {@link #cas}; an empty Mono
+     * on a miss. Fails as {@link #get} does.
+     */
+    public Mono<CasItem> gets(String key) {
+        return nodes.onNodeOf(key, node -> guarded(node, node.timers().gets(), nodes.gets(node, key)));
+    }
+
+    /**
+     * Stores {@code item} under {@code key} only if the item there still has the CAS
+     * unique {@code cas}; true if memcached took it, false if the key was written or
+     * deleted since it was read.
+     */
+    public Mono<Boolean> cas(String key, long cas, int ttlSeconds, CachedItem item) {
+        return nodes.onNodeOf(key,
+                node -> guarded(node, node.timers().cas(), nodes.cas(node, key, cas, ttlSeconds, item)));
+    }
+
+    /**
      * Adds {@code by} to the decimal number under {@code key}, as memcached's
      * {@code incr} does (wrapping at 2^64); the new value, or an empty Mono when there is
      * no item under the key. Values are read as signed longs, so that callers keep theirs

@@ -134,6 +134,23 @@ class ReplicaLocksTests {
     }
 
     @Test
+    void givesALockThatSaysStoredWithoutItsItemToOneOfTheReplicasThatClaimItPastTheWord() throws Exception {
+        locks.stored(locks.claim("/a").block(Duration.ofSeconds(5)));
+        await().atMost(Duration.ofSeconds(5)).until(() -> "stored".equals(lockValue("/a")));
+        ReplicaLocks other = new ReplicaLocks(client, Duration.ofSeconds(5), true);
+
+        // Both found the word, and no item: a purge by tag took it.
+        Claim first = locks.claimPastStored("/a").block(Duration.ofSeconds(5));
+        Claim second = other.claimPastStored("/a").block(Duration.ofSeconds(5));
+
+        assertThat(first).isInstanceOf(HeldLock.class);
+        assertThat(second).isSameAs(Claim.TAKEN);
+        assertThat(lockValue("/a")).startsWith("locked ");
+        raw.delete("/a" + LockKey.SUFFIX);
+        assertThat(other.claimPastStored("/a").block(Duration.ofSeconds(5))).isInstanceOf(HeldLock.class);
+    }
+
+    @Test
     void givesBackOnlyItsOwnLockWhenAWriteLetAnotherReplicaTakeIt() throws Exception {
         Claim before = locks.claim("/a").block(Duration.ofSeconds(5));
         // As a write does: it deletes the lock, and a miss after it takes the next one.

@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 
+import dev.cachegateway.gateway.cache.key.LockKey;
 import dev.cachegateway.demo.support.ConcurrentGets;
 import dev.cachegateway.demo.support.GatewayPair;
 import dev.cachegateway.demo.support.GatewayReplicas;
@@ -106,6 +107,32 @@ class TagPurgeTests {
             assertThat(get(first, id)).isEqualTo("HIT {\"v\":2}");
             assertThat(backend.calls(origin(id))).as("the first answer, then one refresh").isEqualTo(2);
         }
+    }
+
+    // The store's lock says "stored" for a second or two: a purge inside them left every
+    // replica that missed to ask the backend on its own.
+    @Test
+    void aPurgeRightAfterAStoreIsFetchedOnceAcrossBothGateways() throws Exception {
+        backend.replyByCall(origin(68),
+                call -> Reply.json("{\"v\":" + call + "}", "public, max-age=60")
+                    .withHeader("Surrogate-Key", "stored-68")
+                    .after(Duration.ofMillis(call == 1 ? 0 : 300)));
+        tagged(69, "public, max-age=60", "stored-68");
+        for (int id : List.of(68, 69)) {
+            assertThat(get(first, id)).isEqualTo("MISS {\"v\":1}");
+            raw.await("http:" + whole(id));
+        }
+
+        purge(first, "?tag=stored-68").isOk();
+        await().atMost(Duration.ofSeconds(2))
+            .untilAsserted(() -> assertThat(get(second, 69)).isEqualTo("MISS {\"v\":2}"));
+        // As the store of 68 left its lock, a moment before the purge.
+        raw.set("http:" + whole(68) + LockKey.SUFFIX, 0, 10, "stored".getBytes(StandardCharsets.US_ASCII));
+        List<ResponseEntity<byte[]>> answers = gets.getAll(8,
+                i -> GatewayReplicas.uri(i % 2 == 0 ? first : second, whole(68)));
+
+        assertThat(answers).allSatisfy(answer -> assertThat(described(answer)).endsWith("{\"v\":2}"));
+        assertThat(backend.calls(origin(68))).as("the first answer, then one after the purge").isEqualTo(2);
     }
 
     @Test

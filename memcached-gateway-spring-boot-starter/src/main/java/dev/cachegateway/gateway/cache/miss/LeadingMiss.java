@@ -68,6 +68,14 @@ final class LeadingMiss {
         // trigger a fetch.
         return landed.map(Optional::of).defaultIfEmpty(Optional.empty()).flatMap(item -> {
             if (item.isEmpty()) {
+                if (lead.followsAStore() && System.nanoTime() < waitUntil) {
+                    // Gone since it was stored: the lock is claimed past its word, so
+                    // that
+                    // the replicas that miss now ask the backend once between them.
+                    return replicas.claimPastStored(key)
+                        .flatMap(again -> lead(exchange, chain, key, outcome, lead.with(again), fence, false,
+                                waitUntil));
+                }
                 if (!lead.waitsForAnotherReplica()) {
                     return backend.fetch(exchange, chain, key, outcome, lead, fence);
                 }

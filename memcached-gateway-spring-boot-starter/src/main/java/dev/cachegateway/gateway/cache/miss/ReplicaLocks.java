@@ -30,18 +30,21 @@ public final class ReplicaLocks {
 
     private final boolean enabled;
 
+    private final StoredLockTakeover takeover;
+
     public ReplicaLocks(ReactiveMemcached memcached, Duration lockTimeout, boolean enabled) {
         this.memcached = memcached;
         this.lockTimeout = lockTimeout;
         this.enabled = enabled;
         // Rounded up, and at least 1: memcached reads an expiry of 0 as "never".
         this.ttlSeconds = (int) Math.max(1, (lockTimeout.toMillis() + 999) / 1000);
+        this.takeover = new StoredLockTakeover(memcached, ttlSeconds);
     }
 
     /**
      * Tries to take the lock of {@code key}; never fails: a memcached error means no
      * lock, so go on alone. A lock that says "stored" is {@link Claim#STORED}: the caller
-     * looks once more, then goes on alone.
+     * looks once more, then claims it past the word ({@link #claimPastStored}).
      */
     public Mono<Claim> claim(String key) {
         String lockKey = LockKey.of(key);
@@ -55,6 +58,19 @@ public final class ReplicaLocks {
                         .map(lock -> LockWord.of(lock).saysStored() ? Claim.STORED : Claim.TAKEN)
                         .defaultIfEmpty(Claim.TAKEN))
             .onErrorReturn(Claim.NONE);
+    }
+
+    /**
+     * Claims the lock of {@code key} once more after a claim said {@link Claim#STORED}
+     * and no item was found: a lock that still says so is taken over
+     * ({@link StoredLockTakeover}). Never fails, as {@link #claim}.
+     */
+    public Mono<Claim> claimPastStored(String key) {
+        String lockKey = LockKey.of(key);
+        if (!enabled || !MemcachedLimits.fitsKeyLength(lockKey)) {
+            return Mono.just(Claim.NONE);
+        }
+        return takeover.takeOver(lockKey).switchIfEmpty(Mono.defer(() -> claim(key))).onErrorReturn(Claim.NONE);
     }
 
     /** How long a replica waits for the lock of a key another one fetches. */

@@ -25,6 +25,10 @@ public final class OperationTimers {
 
     private final Pair incr;
 
+    private final Pair gets;
+
+    private final Pair cas;
+
     private final Pair metaGet;
 
     private final Pair metaDelete;
@@ -35,6 +39,8 @@ public final class OperationTimers {
         this.delete = new Pair(registry, node, "delete");
         this.add = new Pair(registry, node, "add");
         this.incr = new Pair(registry, node, "incr");
+        this.gets = new Pair(registry, node, "gets");
+        this.cas = new Pair(registry, node, "cas");
         this.metaGet = new Pair(registry, node, "mg");
         this.metaDelete = new Pair(registry, node, "md");
     }
@@ -57,6 +63,14 @@ public final class OperationTimers {
 
     public Pair incr() {
         return incr;
+    }
+
+    public Pair gets() {
+        return gets;
+    }
+
+    public Pair cas() {
+        return cas;
     }
 
     /** memcached's meta get, tagged {@code mg} as memcached names it. */
