@@ -9,6 +9,8 @@ import java.util.function.Function;
 import dev.cachegateway.gateway.logging.BurstLog;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -35,6 +37,8 @@ final class OwedDeletes implements AutoCloseable {
     private static final int CONCURRENCY = 16;
 
     private static final BurstLog failures = BurstLog.of(OwedDeletes.class);
+
+    private static final Logger log = LoggerFactory.getLogger(OwedDeletes.class);
 
     private static final IllegalStateException FULL = new IllegalStateException(
             "no room for more owed invalidations; the item expires on its own");
@@ -84,9 +88,22 @@ final class OwedDeletes implements AutoCloseable {
             return Mono.empty();
         }
         return Flux.fromIterable(List.copyOf(owed.keySet()))
-            .flatMap(key -> invalidate.apply(key).filter(taken -> taken).doOnNext(taken -> owed.remove(key)),
-                    CONCURRENCY)
+            .flatMap(key -> invalidate.apply(key)
+                .filter(taken -> taken)
+                .doOnNext(taken -> owed.remove(key))
+                .map(taken -> key), CONCURRENCY)
+            .collectList()
+            .doOnNext(OwedDeletes::reportPaid)
             .then();
+    }
+
+    // One line a round, and only for a round that paid something: an item stored since
+    // the write went with the old one, and is fetched again.
+    private static void reportPaid(List<String> paid) {
+        if (!paid.isEmpty()) {
+            log.info("Invalidated {} key(s) again that writes owed memcached, such as {}", paid.size(),
+                    paid.subList(0, Math.min(3, paid.size())));
+        }
     }
 
     @Override
