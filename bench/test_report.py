@@ -338,10 +338,11 @@ class WarmUpTests(unittest.TestCase):
         warm_up = self.directory / "warm-up.tsv"
         warm_up.write_text(warm_up.read_text().replace("jar\tjar, Java 17\t9400", "image-1\timage x\t9400"))
         rows = report.targets_section(full(self.directory)).splitlines()
-        # (100 + 200 + 400 + 500 + 800) / 5 / 2000; 10-15 s is not whole, so no later window is judged.
-        self.assertIn("| warm-up, image x: first 5 s | at least 0.50 | 0.20 | n/a | no |", rows)
-        self.assertIn("| warm-up, image x: start to ready, s | at most 10 | 9.40 | n/a | yes |", rows)
-        self.assertFalse([row for row in rows if "from 10 s on" in row])
+        # (100 + 200 + 400 + 500 + 800) / 5 / 2000; then 5-10 s, (1000 * 5) / 5 / 2000, the one later window that
+        # is whole.
+        self.assertIn("| warm-up, image x: first 5 s | at least 0.80 | 0.20 | n/a | no |", rows)
+        self.assertIn("| warm-up, image x: every 5 s window from 5 s on | at least 0.80 | 0.50 | n/a | no |", rows)
+        self.assertIn("| warm-up, image x: start to ready, s | at most 60 | 9.40 | n/a | yes |", rows)
 
     def test_a_run_without_warm_up_has_no_section(self):
         self.assertNotIn("## Warm-up", report.markdown(report.Run(QUICK_RUN)))

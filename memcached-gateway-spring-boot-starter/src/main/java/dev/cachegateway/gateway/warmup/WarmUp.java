@@ -22,9 +22,10 @@ import org.springframework.core.env.Environment;
 /**
  * Warms the gateway up before its readiness says UP: Spring Boot marks an application
  * ready only once its runners have returned, and this one returns when the warm-up is
- * over. A cold JVM serves its first real requests at a tenth of its speed, while the JIT
- * compiler works; an autoscaler adds a replica exactly when that hurts. A warm-up that
- * fails or overruns only says so: the gateway starts anyway.
+ * over: once its own requests run steady ({@link WarmUpProgress}), or its time is up. A
+ * cold JVM serves its first real requests at a tenth of its speed, while the JIT compiler
+ * works; an autoscaler adds a replica exactly when that hurts. A warm-up that fails or
+ * overruns only says so: the gateway starts anyway.
  */
 final class WarmUp implements ApplicationRunner {
 
@@ -74,10 +75,14 @@ final class WarmUp implements ApplicationRunner {
         try (WarmUpBackend backend = WarmUpBackend.start()) {
             routes.open(backend.uri(), token);
             refreshRoutes(true);
+            WarmUpProgress progress = WarmUpProgress.ofThisJvm();
+            long started = System.nanoTime();
             Map<String, Long> answers = WarmUpTraffic
-                .send(gateway.get(), token, duration, Math.max(1, properties.getConcurrency()))
+                .send(gateway.get(), token, duration, Math.max(1, properties.getConcurrency()), progress)
                 .block(duration.plus(GRACE));
-            log.info("Warmed up for {} ms before saying ready: {}", duration.toMillis(), answers);
+            log.info("Warmed up for {} ms, {}, before saying ready: {}",
+                    Duration.ofNanos(System.nanoTime() - started).toMillis(),
+                    progress.steady() ? "steady" : "not steady within " + duration.toMillis() + " ms", answers);
         }
         catch (RuntimeException ex) {
             log.warn("The warm-up stopped early; the gateway starts anyway: {}", ex.toString());

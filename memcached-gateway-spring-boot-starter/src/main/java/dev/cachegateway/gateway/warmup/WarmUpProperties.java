@@ -9,7 +9,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 public class WarmUpProperties {
 
     /**
-     * How long the gateway sends itself requests before it says it is ready; 0 (the
+     * How long the gateway sends itself requests before it says it is ready, at most: it
+     * stops sooner once they run steady and the JIT compiler is nearly idle; 0 (the
      * default) is off.
      */
     private Duration duration = Duration.ZERO;

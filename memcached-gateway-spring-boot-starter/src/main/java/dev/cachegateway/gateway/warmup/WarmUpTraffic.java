@@ -25,14 +25,17 @@ final class WarmUpTraffic {
      */
     private static final Duration ANSWER_TIMEOUT = Duration.ofSeconds(2);
 
+    private static final String FAILED = "failed";
+
     private WarmUpTraffic() {
     }
 
     /**
      * How many answers of each kind ("200 HIT", "200 -", "failed", ...) the requests got,
-     * once the time is up.
+     * once {@code progress} finds them steady, or {@code longest} is up.
      */
-    static Mono<Map<String, Long>> send(URI gateway, String token, Duration duration, int concurrency) {
+    static Mono<Map<String, Long>> send(URI gateway, String token, Duration longest, int concurrency,
+            WarmUpProgress progress) {
         ConnectionProvider connections = ConnectionProvider.builder("gateway-warm-up")
             .maxConnections(concurrency)
             .build();
@@ -42,7 +45,10 @@ final class WarmUpTraffic {
             .responseTimeout(ANSWER_TIMEOUT);
         return Flux.range(0, Integer.MAX_VALUE)
             .flatMap(index -> answer(client, path(index)), concurrency)
-            .take(duration)
+            .buffer(Duration.ofSeconds(1))
+            .takeUntil(second -> progress.steadyAfter(second.stream().filter(answer -> !FAILED.equals(answer)).count()))
+            .take(longest)
+            .flatMapIterable(Function.identity())
             .collect(Collectors.groupingBy(Function.identity(), TreeMap::new, Collectors.counting()))
             .map(Map::copyOf)
             .doFinally(signal -> connections.dispose());
@@ -63,7 +69,7 @@ final class WarmUpTraffic {
             .responseSingle((response,
                     body) -> body.then(Mono.fromSupplier(
                             () -> response.status().code() + " " + response.responseHeaders().get("X-Cache", "-"))))
-            .onErrorReturn("failed");
+            .onErrorReturn(FAILED);
     }
 
 }
