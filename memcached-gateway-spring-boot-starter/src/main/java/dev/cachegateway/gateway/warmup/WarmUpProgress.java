@@ -6,6 +6,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.LongSupplier;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 /**
  * Tells when the warm-up has done its work: when the gateway answers its own requests as
  * fast as it did five seconds before, and the JIT compiler has little left to compile. A
@@ -14,6 +17,8 @@ import java.util.function.LongSupplier;
  * compiler nearly idle in the last one, say the speed is what it will be.
  */
 final class WarmUpProgress {
+
+    private static final Logger log = LoggerFactory.getLogger(WarmUpProgress.class);
 
     static final int WINDOW_SECONDS = 5;
 
@@ -69,6 +74,8 @@ final class WarmUpProgress {
         long compiling = compiledMillis.get(seconds) - compiledMillis.get(seconds - WINDOW_SECONDS);
         steady = last <= before * FLAT && before <= earlier * FLAT
                 && compiling <= COMPILER_IDLE * WINDOW_SECONDS * 1000;
+        log.debug("Warm-up second {}: answers in the last three windows {}, {}, {}; {} ms compiling in the last",
+                seconds, earlier, before, last, compiling);
         return steady;
     }
 
