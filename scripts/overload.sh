@@ -11,7 +11,7 @@
 #   flock /tmp/ports.lock scripts/overload.sh   (needs memcached, wrk and nginx, from Debian's packages, and the jars)
 #
 # GATEWAY_IMAGE runs the gateway's image instead of its jar, as deployed: docker run --cpus 2 --memory 768m (or
-# GATEWAY_MEMORY, to try another limit; the heap follows it), with the image's own JVM, flags and AOT cache (build
+# GATEWAY_MEMORY, to try another limit; the heap follows it), with the image's own JVM and flags (build
 # it with: docker build -t memcached-gateway/gateway gateway). Otherwise the jar runs on GATEWAY_JAVA (java; the
 # image runs Java 25: /usr/lib/jvm/temurin-25-jdk-amd64/bin/java on this project's machines) with GATEWAY_JAVA_OPTS
 # (the image's heap and GC; its old ergonomic SerialGC was "-Xmx308m -XX:+UseSerialGC", under the 512 MB limit it
