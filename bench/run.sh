@@ -29,11 +29,13 @@ SPRING_PEER_MANAGEMENT_PORT=${SPRING_PEER_MANAGEMENT_PORT:-28089}
 WARM_UP_PORT=${WARM_UP_PORT:-28090}
 WARM_UP_MANAGEMENT_PORT=${WARM_UP_MANAGEMENT_PORT:-28091}
 
-# Without flags the JVM sizes its heap from the machine's memory and peaks near 440 MB (gateway) and 370 MB
-# (comments-service) under this load. A bounded heap with the serial collector peaks near 245 and 210 MB at the same
-# throughput; see bench/README.md for what else was measured. Trimming the native heap, as the container images do,
-# gives back what the JIT compiler freed.
-GATEWAY_JAVA_OPTS=${GATEWAY_JAVA_OPTS--Xmx128m -XX:+UseSerialGC -XX:TrimNativeHeapInterval=5000}
+# The gateways (and the Spring peer, for a like comparison) run as the image runs the gateway: its Java (25, where
+# the machine has Temurin's) and its flags, with the heap its 768 MB limit gives (60%). comments-service keeps a
+# small bounded heap with the serial collector: without flags the JVM sizes its heap from the machine's memory and
+# peaks near 370 MB under this load; see bench/README.md for what else was measured.
+GATEWAY_JAVA=${GATEWAY_JAVA:-$(if [ -x /usr/lib/jvm/temurin-25-jdk-amd64/bin/java ]; then
+    echo /usr/lib/jvm/temurin-25-jdk-amd64/bin/java; else echo java; fi)}
+GATEWAY_JAVA_OPTS=${GATEWAY_JAVA_OPTS--XX:+UseG1GC -Xmx460m -XX:TrimNativeHeapInterval=5000 -XX:+ExitOnOutOfMemoryError}
 COMMENTS_JAVA_OPTS=${COMMENTS_JAVA_OPTS--Xmx96m -XX:+UseSerialGC -XX:TrimNativeHeapInterval=5000}
 # Settings for both gateways, e.g. GATEWAY_ARGS=--memcached.cache.replica-lock=false; split on blanks.
 GATEWAY_ARGS=${GATEWAY_ARGS-}
@@ -233,7 +235,7 @@ start_servers() {
         --server.address=127.0.0.1 --server.port="$COMMENTS_PORT" --comments.max-age=3600s
     server_pid[direct]=$spawned
 
-    log "starting the gateway on $GATEWAY_PORT: java $GATEWAY_JAVA_OPTS"
+    log "starting the gateway on $GATEWAY_PORT: $GATEWAY_JAVA $GATEWAY_JAVA_OPTS"
     start_gateway gateway "$GATEWAY_PORT" "$MANAGEMENT_PORT"
     log "starting a gateway with the near-cache on $NEAR_CACHE_PORT: ${near_cache_args[*]}"
     start_gateway near-cache "$NEAR_CACHE_PORT" "$NEAR_CACHE_MANAGEMENT_PORT" "${near_cache_args[@]}"
@@ -242,7 +244,7 @@ start_servers() {
     server_pid[http-untagged]=${server_pid[http-items]}
     log "starting the Spring peer on $SPRING_PEER_PORT with the gateway's JVM flags"
     read -ra java_opts <<<"$GATEWAY_JAVA_OPTS"
-    spawn "${server_log[spring]}" java "${java_opts[@]}" -jar "$spring_peer_jar" \
+    spawn "${server_log[spring]}" "$GATEWAY_JAVA" "${java_opts[@]}" -jar "$spring_peer_jar" \
         --server.address=127.0.0.1 --server.port="$SPRING_PEER_PORT" \
         --management.server.address=127.0.0.1 --management.server.port="$SPRING_PEER_MANAGEMENT_PORT" \
         --comments-service.uri="${server_url[direct]}"
@@ -272,7 +274,7 @@ start_gateway() {
     shift 3
     read -ra java_opts <<<"$GATEWAY_JAVA_OPTS"
     read -ra gateway_args <<<"$GATEWAY_ARGS"
-    spawn "${server_log[$server]}" java "${java_opts[@]}" -jar "$gateway_jar" \
+    spawn "${server_log[$server]}" "$GATEWAY_JAVA" "${java_opts[@]}" -jar "$gateway_jar" \
         --server.address=127.0.0.1 --server.port="$port" \
         --management.server.address=127.0.0.1 --management.server.port="$management_port" \
         --comments-service.uri="${server_url[direct]}" --memcached.servers="127.0.0.1:$MEMCACHED_PORT" \
@@ -654,8 +656,8 @@ warm_up_all() {
         --management.server.address=127.0.0.1 --management.server.port="$WARM_UP_MANAGEMENT_PORT"
         --comments-service.uri="${server_url[direct]}" --memcached.servers="127.0.0.1:$MEMCACHED_PORT")
     [[ warm-up =~ $BENCH_CASES ]] || return 0
-    warm_up jar "jar, Java $(java -version 2>&1 | head -n 1 | cut -d'"' -f2)" \
-        java "${java_opts[@]}" -jar "$gateway_jar" "${args[@]}"
+    warm_up jar "jar, Java $("$GATEWAY_JAVA" -version 2>&1 | head -n 1 | cut -d'"' -f2)" \
+        "$GATEWAY_JAVA" "${java_opts[@]}" -jar "$gateway_jar" "${args[@]}"
     $docker_available || return 0
     for image in $WARM_UP_IMAGES; do
         index=$((index + 1))
@@ -675,6 +677,7 @@ record_setup() {
     setup nginx "$(if $nginx_available; then nginx -v 2>&1; fi)"
     setup ab "$(ab -V | head -n 1)"
     setup wrk "$(wrk -v 2>&1 | head -n 1)"
+    setup gateway_java "$("$GATEWAY_JAVA" -version 2>&1 | head -n 1)"
     setup gateway_java_opts "$GATEWAY_JAVA_OPTS"
     setup gateway_args "$GATEWAY_ARGS"
     setup near_cache_args "${near_cache_args[*]}"
