@@ -1,7 +1,6 @@
 package dev.cachegateway.gateway.cache.miss;
 
 import dev.cachegateway.gateway.cache.miss.BackendFallback.Waiters;
-import dev.cachegateway.gateway.cache.miss.ReplicaLocks.Claim;
 import dev.cachegateway.gateway.cache.response.CapturedResponse;
 import reactor.core.publisher.Mono;
 

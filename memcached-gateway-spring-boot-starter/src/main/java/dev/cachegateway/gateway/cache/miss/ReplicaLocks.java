@@ -104,37 +104,6 @@ public final class ReplicaLocks {
         return Duration.ofMillis(Math.min(50, 20 + 10 * round));
     }
 
-    /** A replica's hold on a key's lock, or the lack of one. */
-    public sealed interface Claim permits Unheld, HeldLock {
-
-        /** No lock: locks are off, the key is too long for one, or memcached failed. */
-        Claim NONE = Unheld.NONE;
-
-        /** Another replica holds the lock. */
-        Claim TAKEN = Unheld.TAKEN;
-
-        /**
-         * A replica stored its answer a moment ago: what memcached holds now is that
-         * answer.
-         */
-        Claim STORED = Unheld.STORED;
-
-        /**
-         * Whether another replica holds the lock, so that this one waits for its item.
-         */
-        default boolean taken() {
-            return this == TAKEN;
-        }
-
-    }
-
-    /** The ways of holding no lock. */
-    enum Unheld implements Claim {
-
-        NONE, TAKEN, STORED
-
-    }
-
     /**
      * Gives a held lock back once its answer is stored, or known not to be: it says
      * "stored" for a short while, so that a replica that claims it just after the store

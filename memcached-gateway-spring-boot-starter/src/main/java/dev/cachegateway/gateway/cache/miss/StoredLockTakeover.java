@@ -1,6 +1,5 @@
 package dev.cachegateway.gateway.cache.miss;
 
-import dev.cachegateway.gateway.cache.miss.ReplicaLocks.Claim;
 import dev.cachegateway.gateway.memcached.ReactiveMemcached;
 import reactor.core.publisher.Mono;
 

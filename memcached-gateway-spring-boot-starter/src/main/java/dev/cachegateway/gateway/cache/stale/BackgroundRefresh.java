@@ -5,11 +5,11 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 
-import dev.cachegateway.gateway.cache.miss.BackendFallback;
 import dev.cachegateway.gateway.cache.miss.BackendFallback.Waiters;
+import dev.cachegateway.gateway.cache.miss.BackendFallback;
+import dev.cachegateway.gateway.cache.miss.Claim;
 import dev.cachegateway.gateway.cache.miss.LockHold;
 import dev.cachegateway.gateway.cache.miss.ReplicaLocks;
-import dev.cachegateway.gateway.cache.miss.ReplicaLocks.Claim;
 import dev.cachegateway.gateway.cache.outcome.CacheOutcome;
 import dev.cachegateway.gateway.cache.response.CapturedResponse;
 import reactor.core.publisher.Mono;
