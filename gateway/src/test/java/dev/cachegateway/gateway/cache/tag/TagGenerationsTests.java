@@ -156,10 +156,7 @@ class TagGenerationsTests {
     }
 
     private static Verdict judged(TagGenerations replica, ItemTags tags) {
-        long readAt = System.nanoTime();
-        return replica.learn(tags, readAt)
-            .then(Mono.fromSupplier(() -> replica.verdict(tags, readAt)))
-            .block(Duration.ofSeconds(5));
+        return replica.judge(tags, System.nanoTime()).block(Duration.ofSeconds(5));
     }
 
     private static Mono<List<Stamp>> stamps(TagGenerations replica, List<String> names, long since) {

@@ -107,9 +107,7 @@ public final class ItemLookup {
         if (verdict != Verdict.UNKNOWN) {
             return Mono.just(read(key, found, stored, requestHeaders, format, verdict));
         }
-        return tags.learn(itemTags, readAt)
-            .then(Mono
-                .fromSupplier(() -> read(key, found, stored, requestHeaders, format, tags.verdict(itemTags, readAt))));
+        return tags.judge(itemTags, readAt).map(judged -> read(key, found, stored, requestHeaders, format, judged));
     }
 
     // An item this client cannot take is as good as none: a gzip body for a client

@@ -63,10 +63,8 @@ public final class FreshAnswers {
             return Mono.empty();
         }
         ItemTags itemTags = decoded.tags();
-        long readAt = System.nanoTime();
-        return (tags.verdict(itemTags, readAt) == Verdict.UNKNOWN ? tags.learn(itemTags, readAt) : Mono.<Void>empty())
-            .then(Mono.fromSupplier(() -> tags.verdict(itemTags, readAt) == Verdict.VALID))
-            .filter(valid -> valid)
+        return tags.judge(itemTags, System.nanoTime())
+            .filter(verdict -> verdict == Verdict.VALID)
             .map(valid -> found.item());
     }
 

@@ -102,10 +102,18 @@ public final class TagGenerations implements AutoCloseable {
     }
 
     /**
-     * Reads the generations of {@code tags} that {@link #verdict} cannot judge them by:
-     * not known, or differing from the item's and read before the item was.
+     * The {@link #verdict} of {@code tags}, once the generations it cannot judge them by
+     * are read: never {@link Verdict#UNKNOWN} unless memcached failed to tell them.
      */
-    public Mono<Void> learn(ItemTags tags, long readSince) {
+    public Mono<Verdict> judge(ItemTags tags, long readSince) {
+        Verdict now = verdict(tags, readSince);
+        return now != Verdict.UNKNOWN ? Mono.just(now)
+                : learn(tags, readSince).then(Mono.fromSupplier(() -> verdict(tags, readSince)));
+    }
+
+    // Reads the generations that verdict cannot judge the tags by: not known, or
+    // differing from the item's and read before the item was.
+    private Mono<Void> learn(ItemTags tags, long readSince) {
         long now = System.nanoTime();
         return load(tags.stamps().stream().filter(stamp -> {
             Known current = known.getIfPresent(stamp.name());
@@ -129,11 +137,11 @@ public final class TagGenerations implements AutoCloseable {
     }
 
     // A generation not confirmed lately, or memcached's absent one, is read before an
-    // item
-    // is judged by it; and so is one that differs from the item's but was read before the
-    // item was: the item may have been stored by a replica that learned of a purge (or of
-    // a generation memcached lost) before this one did. Read after the item, it is at
-    // least as new as the item's, and a different one means a purge came since.
+    // item is judged by it; and so is one that differs from the item's but was read
+    // before the item was: the item may have been stored by a replica that learned of a
+    // purge (or of a generation memcached lost) before this one did. Read after the
+    // item, it is at least as new as the item's, and a different one means a purge came
+    // since.
     private boolean mustRead(Stamp stamp, Known current, long now, long readSince) {
         return current.generation() == Generation.ABSENT || now - current.confirmedAt() > confirmWithin
                 || current.generation() != stamp.generation() && current.confirmedAt() - readSince < 0;
