@@ -84,11 +84,6 @@ final class WarmUpProgress {
         return steady;
     }
 
-    /** Seconds counted so far. */
-    int seconds() {
-        return answers.size();
-    }
-
     // The answers of the window that ends with second {@code end}, counted from 1.
     private long window(int end) {
         long sum = 0;

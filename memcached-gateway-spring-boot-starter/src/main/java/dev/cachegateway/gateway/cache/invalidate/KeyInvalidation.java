@@ -79,8 +79,8 @@ public final class KeyInvalidation {
         return Mono.defer(() -> {
             forgetHere(key);
             // The lock goes too, first as in invalidate: one that says "stored" would
-            // send
-            // every replica that finds the stale item to the backend without a lock.
+            // send every replica that finds the stale item to the backend without a
+            // lock.
             return fences.mark(key)
                 .retryWhen(AFTER_OWN_PAUSE)
                 .then(stores.await(key))

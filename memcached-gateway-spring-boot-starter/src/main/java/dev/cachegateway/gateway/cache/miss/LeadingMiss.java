@@ -70,8 +70,8 @@ final class LeadingMiss {
             if (item.isEmpty()) {
                 if (lead.followsAStore() && System.nanoTime() < waitUntil) {
                     // Gone since it was stored: the lock is claimed past its word, so
-                    // that
-                    // the replicas that miss now ask the backend once between them.
+                    // that the replicas that miss now ask the backend once between
+                    // them.
                     return replicas.claimPastStored(key)
                         .flatMap(again -> lead(exchange, chain, key, outcome, lead.with(again), fence, false,
                                 waitUntil));

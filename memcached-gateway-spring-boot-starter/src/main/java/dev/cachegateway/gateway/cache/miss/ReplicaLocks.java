@@ -48,7 +48,7 @@ public final class ReplicaLocks {
      */
     public Mono<Claim> claim(String key) {
         String lockKey = LockKey.of(key);
-        if (!enabled || !MemcachedLimits.fitsKeyLength(lockKey)) {
+        if (!locked(lockKey)) {
             return Mono.just(Claim.NONE);
         }
         HeldLock mine = new HeldLock(memcached, lockKey, ttlSeconds);
@@ -67,10 +67,16 @@ public final class ReplicaLocks {
      */
     public Mono<Claim> claimPastStored(String key) {
         String lockKey = LockKey.of(key);
-        if (!enabled || !MemcachedLimits.fitsKeyLength(lockKey)) {
+        if (!locked(lockKey)) {
             return Mono.just(Claim.NONE);
         }
         return takeover.takeOver(lockKey).switchIfEmpty(Mono.defer(() -> claim(key))).onErrorReturn(Claim.NONE);
+    }
+
+    // Whether keys take a lock at all: not where locks are off, nor where the lock's key
+    // would be too long for memcached.
+    private boolean locked(String lockKey) {
+        return enabled && MemcachedLimits.fitsKeyLength(lockKey);
     }
 
     /** How long a replica waits for the lock of a key another one fetches. */
@@ -140,7 +146,7 @@ public final class ReplicaLocks {
      */
     public Mono<Claim> storing(String key, Claim claim, boolean awaitHolder) {
         String lockKey = LockKey.of(key);
-        if (!enabled || !MemcachedLimits.fitsKeyLength(lockKey)) {
+        if (!locked(lockKey)) {
             return Mono.just(claim);
         }
         // A lock that says "stored" is held by nobody: a store that ended leaves it for a
