@@ -95,12 +95,18 @@ class ManagementEndpointsTests extends CacheIntegrationTest {
     @Test
     void exposesTheCacheMetersForPrometheus() throws Exception {
         raw.set("/api/v1/comments/1", 0, 0, bytes("{}"));
-        double hitsBefore = scrape("memcached_cache_lookups_total\\{result=\"hit\"}");
+        double hitsBefore = scrape("memcached_cache_lookups_total\\{result=\"hit\",route=\"comments\"}");
+        // Each cached route's counters show from the start, so that a rate counts its
+        // first request; no request of this class takes the uncached route.
+        assertThat(scrape("memcached_cache_lookups_total\\{result=\"expired\",route=\"comments-whole\"}"))
+            .isGreaterThanOrEqualTo(0);
+        assertThat(scrapeBody()).doesNotContain("route=\"comments-uncached\"");
 
         client.get().uri("/api/v1/comments/1").exchange().expectHeader().valueEquals("X-Cache", "HIT");
         client.get().uri("/api/v1/comments/1").header("Authorization", "Bearer x").exchange();
 
-        assertThat(scrape("memcached_cache_lookups_total\\{result=\"hit\"}")).isEqualTo(hitsBefore + 1);
+        assertThat(scrape("memcached_cache_lookups_total\\{result=\"hit\",route=\"comments\"}"))
+            .isEqualTo(hitsBefore + 1);
         assertThat(scrape("memcached_cache_bypasses_total\\{reason=\"header\"}")).isGreaterThanOrEqualTo(1);
         // A lookup is an mg where memcached has meta commands, and a get until the
         // gateway knows it has.
@@ -109,6 +115,8 @@ class ManagementEndpointsTests extends CacheIntegrationTest {
                 + scrape("memcached_operations_seconds_count\\{node=\"" + server()
                         + "\",operation=\"get\",outcome=\"success\"}"))
             .isGreaterThanOrEqualTo(1);
+        // Buckets around the operation timeout, for a p99 to set against it.
+        assertThat(scrapeBody()).containsPattern("memcached_operations_seconds_bucket\\{[^}]*le=\"0.1\"[^}]*} [1-9]");
         assertThat(scrape("resilience4j_circuitbreaker_state\\{name=\"" + server() + "\",state=\"closed\"}"))
             .isEqualTo(1);
     }
@@ -170,6 +178,13 @@ class ManagementEndpointsTests extends CacheIntegrationTest {
     }
 
     private double scrape(String series) {
+        String body = scrapeBody();
+        Matcher matcher = Pattern.compile("^" + series + " (\\S+)$", Pattern.MULTILINE).matcher(body);
+        assertThat(matcher.find()).as("%s in the scrape", series).isTrue();
+        return Double.parseDouble(matcher.group(1));
+    }
+
+    private String scrapeBody() {
         String body = management.get()
             .uri("/actuator/prometheus")
             .exchange()
@@ -178,9 +193,8 @@ class ManagementEndpointsTests extends CacheIntegrationTest {
             .expectBody(String.class)
             .returnResult()
             .getResponseBody();
-        Matcher matcher = Pattern.compile("^" + series + " (\\S+)$", Pattern.MULTILINE).matcher(body);
-        assertThat(matcher.find()).as("%s in the scrape", series).isTrue();
-        return Double.parseDouble(matcher.group(1));
+        assertThat(body).isNotNull();
+        return body;
     }
 
 }

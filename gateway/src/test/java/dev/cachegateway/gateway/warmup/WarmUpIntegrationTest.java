@@ -66,7 +66,7 @@ abstract class WarmUpIntegrationTest {
         public void onApplicationEvent(AvailabilityChangeEvent<ReadinessState> event) {
             if (event.getState() == ReadinessState.ACCEPTING_TRAFFIC) {
                 for (Counter counter : meters.getObject().find("memcached.cache.lookups").counters()) {
-                    lookupsWhenReady.put(counter.getId().getTag("result"), counter.count());
+                    lookupsWhenReady.merge(counter.getId().getTag("result"), counter.count(), Double::sum);
                 }
             }
         }

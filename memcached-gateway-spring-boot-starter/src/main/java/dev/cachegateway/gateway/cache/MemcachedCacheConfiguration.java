@@ -159,6 +159,11 @@ public class MemcachedCacheConfiguration {
     }
 
     @Bean
+    CachedRouteMeters cachedRouteMeters(RouteLocator routeLocator, CacheMetrics metrics) {
+        return new CachedRouteMeters(routeLocator, metrics);
+    }
+
+    @Bean
     @ConditionalOnMissingBean
     EarlyHitFilter earlyHitFilter(RouteLocator routeLocator, ApplicationContext context) {
         return new EarlyHitFilter(routeLocator, context);

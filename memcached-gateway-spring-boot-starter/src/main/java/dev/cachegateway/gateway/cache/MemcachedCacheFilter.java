@@ -15,6 +15,8 @@ import reactor.core.publisher.Mono;
 import org.springframework.cloud.gateway.filter.GatewayFilter;
 import org.springframework.cloud.gateway.filter.GatewayFilterChain;
 import org.springframework.cloud.gateway.filter.NettyWriteResponseFilter;
+import org.springframework.cloud.gateway.route.Route;
+import org.springframework.cloud.gateway.support.ServerWebExchangeUtils;
 import org.springframework.core.Ordered;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpMethod;
@@ -67,7 +69,7 @@ public final class MemcachedCacheFilter implements GatewayFilter, Ordered {
 
     @Override
     public Mono<Void> filter(ServerWebExchange exchange, GatewayFilterChain chain) {
-        CacheOutcome outcome = CacheOutcome.of(exchange.getResponse(), metrics);
+        CacheOutcome outcome = CacheOutcome.of(exchange.getResponse(), metrics.lookups(routeId(exchange)));
         ServerHttpRequest request = exchange.getRequest();
         Optional<Bypass> bypass = bypassReason(request);
         Optional<String> rendered = bypass.isEmpty() ? key(request) : Optional.empty();
@@ -103,7 +105,7 @@ public final class MemcachedCacheFilter implements GatewayFilter, Ordered {
      * answers a hit here, and notes anything else for {@link #filter}, so that the route
      * goes on without a second lookup.
      */
-    public Mono<Void> answerEarly(ServerWebExchange exchange, WebFilterChain chain) {
+    public Mono<Void> answerEarly(ServerWebExchange exchange, WebFilterChain chain, String routeId) {
         ServerHttpRequest request = exchange.getRequest();
         Optional<String> rendered = bypassReason(request).isEmpty() ? key(request) : Optional.empty();
         // A bypass, and a key with a miss in flight, are the route's to answer, as ever.
@@ -116,11 +118,19 @@ public final class MemcachedCacheFilter implements GatewayFilter, Ordered {
             // A stale item, or one to refresh, needs the route's backend: the route
             // answers it.
             if (lookup instanceof Lookup.Hit hit && hit.age().fresh() && !hit.wonRefresh()) {
-                return LookupResponder.hit(exchange, hit, CacheOutcome.of(exchange.getResponse(), metrics));
+                return LookupResponder.hit(exchange, hit,
+                        CacheOutcome.of(exchange.getResponse(), metrics.lookups(routeId)));
             }
             exchange.getAttributes().put(EarlyLookup.ATTRIBUTE, new EarlyLookup(this, key, lookup, startedAt));
             return chain.filter(exchange);
         });
+    }
+
+    private static String routeId(ServerWebExchange exchange) {
+        Route matched = exchange.getAttribute(ServerWebExchangeUtils.GATEWAY_ROUTE_ATTR);
+        // Set by the gateway before any route filter runs; absent only when a filter is
+        // run by hand.
+        return matched != null ? matched.getId() : "none";
     }
 
     private Optional<String> key(ServerHttpRequest request) {

@@ -58,22 +58,25 @@ public final class EarlyHitFilter implements WebFilter, Ordered, ApplicationList
     public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
         // The gateway routes nothing on the management port, which shares this filter
         // when it runs apart.
-        @Nullable MemcachedCacheFilter cache = exchange.getApplicationContext() == context ? match(exchange) : null;
-        return cache != null ? cache.answerEarly(exchange, chain) : chain.filter(exchange);
+        @Nullable Candidate matched = exchange.getApplicationContext() == context ? match(exchange) : null;
+        if (matched == null) {
+            return chain.filter(exchange);
+        }
+        @Nullable MemcachedCacheFilter cache = matched.cache();
+        return cache != null ? cache.answerEarly(exchange, chain, matched.routeId()) : chain.filter(exchange);
     }
 
     /**
-     * The cache filter of the route the gateway would pick, if it is one this filter
-     * answers for; else null.
+     * The route the gateway would pick, if it is one this filter answers for; else null.
      */
-    private @Nullable MemcachedCacheFilter match(ServerWebExchange exchange) {
+    private @Nullable Candidate match(ServerWebExchange exchange) {
         for (Candidate candidate : candidates) {
             if (candidate.test().isEmpty()) {
                 return null;
             }
             try {
                 if (candidate.test().get().test(exchange)) {
-                    return candidate.cache();
+                    return candidate;
                 }
             }
             catch (RuntimeException ex) {
@@ -95,7 +98,8 @@ public final class EarlyHitFilter implements WebFilter, Ordered, ApplicationList
     private static List<Candidate> candidates(List<Route> routes) {
         List<Candidate> candidates = new ArrayList<>(routes.size());
         for (Route route : routes) {
-            candidates.add(new Candidate(SyncPredicates.of(route.getPredicate()), onlyCacheFilter(route.getFilters())));
+            candidates.add(new Candidate(route.getId(), SyncPredicates.of(route.getPredicate()),
+                    onlyCacheFilter(route.getFilters())));
         }
         return List.copyOf(candidates);
     }
@@ -120,7 +124,8 @@ public final class EarlyHitFilter implements WebFilter, Ordered, ApplicationList
      * A route's predicate as a plain test (none if it has none), and its cache filter if
      * this filter may answer.
      */
-    private record Candidate(Optional<Predicate<ServerWebExchange>> test, @Nullable MemcachedCacheFilter cache) {
+    private record Candidate(String routeId, Optional<Predicate<ServerWebExchange>> test,
+            @Nullable MemcachedCacheFilter cache) {
     }
 
 }

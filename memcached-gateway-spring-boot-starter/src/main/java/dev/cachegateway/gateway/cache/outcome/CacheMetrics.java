@@ -1,6 +1,8 @@
 package dev.cachegateway.gateway.cache.outcome;
 
 import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
 import dev.cachegateway.gateway.cache.policy.StoreDecision.Skip;
@@ -8,9 +10,9 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 
 /**
- * What the cache does, for Micrometer: {@code memcached.cache.lookups} by result, which
- * is the request's {@code X-Cache}, one of {@link XCache}'s values in lower case (hit,
- * miss, coalesced, bypass, error, updating, stale, expired, revalidated),
+ * What the cache does, for Micrometer: {@code memcached.cache.lookups} by route and
+ * result, which is the request's {@code X-Cache}, one of {@link XCache}'s values in lower
+ * case (hit, miss, coalesced, bypass, error, updating, stale, expired, revalidated),
  * {@code memcached.cache.bypasses} by reason, and {@code memcached.cache.stores} by
  * result and reason. Every counter is made once, so counting costs a request no registry
  * lookup.
@@ -58,8 +60,10 @@ public final class CacheMetrics {
 
     }
 
-    // Indexed by ordinal: one counter per value, made once.
-    private final Counter[] lookups;
+    private final MeterRegistry registry;
+
+    // By route id; each indexed by ordinal: one counter per value, made once.
+    private final Map<String, Lookups> lookups = new ConcurrentHashMap<>();
 
     private final Counter[] bypasses;
 
@@ -70,11 +74,7 @@ public final class CacheMetrics {
     private final Counter stored;
 
     public CacheMetrics(MeterRegistry registry) {
-        this.lookups = counters(XCache.values(),
-                status -> Counter.builder("memcached.cache.lookups")
-                    .description("Requests through a cached route, by their X-Cache")
-                    .tag("result", tag(status))
-                    .register(registry));
+        this.registry = registry;
         this.bypasses = counters(Bypass.values(),
                 reason -> Counter.builder("memcached.cache.bypasses")
                     .description("Requests that were not looked up")
@@ -86,8 +86,19 @@ public final class CacheMetrics {
         this.stored = store(registry, "stored", "none");
     }
 
-    public void lookup(XCache status) {
-        lookups[status.ordinal()].increment();
+    /**
+     * The lookup counters of the route with this id, registered the first time it is
+     * named; naming each route as routes load shows its counters at zero, so that a rate
+     * over them counts the route's first request too.
+     */
+    public Lookups lookups(String routeId) {
+        return lookups.computeIfAbsent(routeId,
+                id -> new Lookups(counters(XCache.values(),
+                        status -> Counter.builder("memcached.cache.lookups")
+                            .description("Requests through a cached route, by their X-Cache")
+                            .tag("route", id)
+                            .tag("result", tag(status))
+                            .register(registry))));
     }
 
     public void bypass(Bypass reason) {
@@ -120,6 +131,21 @@ public final class CacheMetrics {
             counters[value.ordinal()] = counter.apply(value);
         }
         return counters;
+    }
+
+    /** One route's lookup counters. */
+    public static final class Lookups {
+
+        private final Counter[] byStatus;
+
+        private Lookups(Counter[] byStatus) {
+            this.byStatus = byStatus;
+        }
+
+        public void count(XCache status) {
+            byStatus[status.ordinal()].increment();
+        }
+
     }
 
     private static Counter store(MeterRegistry registry, String result, String reason) {

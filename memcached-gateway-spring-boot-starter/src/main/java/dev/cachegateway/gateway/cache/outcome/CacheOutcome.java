@@ -53,14 +53,14 @@ public final class CacheOutcome {
      * A new outcome for the exchange's response, written into it and counted when it
      * commits.
      */
-    public static CacheOutcome of(ServerHttpResponse response, CacheMetrics metrics) {
+    public static CacheOutcome of(ServerHttpResponse response, CacheMetrics.Lookups lookups) {
         CacheOutcome outcome = new CacheOutcome();
         response.beforeCommit(() -> {
             HttpHeaders headers = response.getHeaders();
             headers.set(XCache.HEADER, outcome.status.name());
             // Appended: the backend's own caches, if any, come first (RFC 9211 2).
             headers.add(CacheStatusField.HEADER, outcome.cacheStatus());
-            metrics.lookup(outcome.status);
+            lookups.count(outcome.status);
             // Here, where every answer of a cached route passes at its commit, at no cost
             // of a hook of its own.
             CurrentDate.addIfMissing(headers);
