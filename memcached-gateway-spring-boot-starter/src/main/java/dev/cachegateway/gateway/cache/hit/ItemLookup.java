@@ -65,7 +65,7 @@ public final class ItemLookup {
                     System.nanoTime());
         }
         else {
-            lookup = memcached.lookup(key, refreshAhead).flatMap(found -> {
+            lookup = lookUpInMemcached(key, refreshAhead).flatMap(found -> {
                 // memcached read the item before its answer came: its tags' generations
                 // read after this are at least as new as the item's.
                 long readAt = System.nanoTime();
@@ -73,10 +73,9 @@ public final class ItemLookup {
                 Optional<String> variant = stored
                     .flatMap(item -> format.otherVariant(key, item.stored(), requestHeaders));
                 if (variant.isPresent()) {
-                    return memcached.lookup(variant.get(), 0)
-                        .flatMap(
-                                other -> judged(variant.get(), other, decoded.read(variant.get(), other.item(), format),
-                                        requestHeaders, format, System.nanoTime()));
+                    return lookUpInMemcached(variant.get(), 0).flatMap(
+                            other -> judged(variant.get(), other, decoded.read(variant.get(), other.item(), format),
+                                    requestHeaders, format, System.nanoTime()));
                 }
                 // Only a fresh item that nobody must refresh now is worth holding in
                 // this gateway; its hits there are judged by its tags as these are.
@@ -95,6 +94,14 @@ public final class ItemLookup {
             }
             return Mono.just(Lookup.failed(failure));
         });
+    }
+
+    // A lookup given up on because this gateway was paused says nothing of memcached: it
+    // is sent once more, so that a replica back from a pause does not ask the backend for
+    // what memcached holds. Not retryWhen, which costs every hit a sink.
+    private Mono<MetaItem> lookUpInMemcached(String key, int refreshAhead) {
+        return memcached.lookup(key, refreshAhead)
+            .onErrorResume(MemcachedLimits::isGatewayDelay, delayed -> memcached.lookup(key, refreshAhead));
     }
 
     // The item as its tags say now: the generations this replica does not know yet are
