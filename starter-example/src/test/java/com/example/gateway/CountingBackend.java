@@ -6,6 +6,9 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import com.sun.net.httpserver.HttpExchange;
@@ -13,13 +16,16 @@ import com.sun.net.httpserver.HttpServer;
 
 /**
  * A backend that answers every request with its path, how many body bytes it read and a
- * count of the calls it has answered, cacheable for a minute.
+ * count of the calls it has answered, cacheable for a minute; a path with {@code /slow/}
+ * half a second late. It keeps the {@code traceparent} of each request it was sent.
  */
 final class CountingBackend implements AutoCloseable {
 
     private final HttpServer server;
 
     private final AtomicInteger calls = new AtomicInteger();
+
+    private final Queue<String> traceparents = new ConcurrentLinkedQueue<>();
 
     CountingBackend() {
         try {
@@ -40,7 +46,23 @@ final class CountingBackend implements AutoCloseable {
         return calls.get();
     }
 
+    List<String> traceparents() {
+        return List.copyOf(traceparents);
+    }
+
     private void answer(HttpExchange exchange) throws IOException {
+        String traceparent = exchange.getRequestHeaders().getFirst("traceparent");
+        if (traceparent != null) {
+            traceparents.add(traceparent);
+        }
+        if (exchange.getRequestURI().getPath().contains("/slow/")) {
+            try {
+                Thread.sleep(500);
+            }
+            catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+            }
+        }
         long received;
         try (InputStream in = exchange.getRequestBody()) {
             received = in.transferTo(OutputStream.nullOutputStream());

@@ -5,6 +5,7 @@ import dev.cachegateway.gateway.backend.BackendProperties;
 import dev.cachegateway.gateway.cache.DecodedItemsProperties;
 import dev.cachegateway.gateway.cache.HttpItemProperties;
 import dev.cachegateway.gateway.cache.MemcachedCacheConfiguration;
+import dev.cachegateway.gateway.cache.trace.CacheSpansConfiguration;
 import dev.cachegateway.gateway.cache.MemcachedCacheProperties;
 import dev.cachegateway.gateway.cache.NearCacheProperties;
 import dev.cachegateway.gateway.cache.purge.PurgeAccessProperties;
@@ -37,8 +38,8 @@ import org.springframework.context.annotation.Import;
 @EnableConfigurationProperties({ MemcachedProperties.class, MemcachedCacheProperties.class, HttpItemProperties.class,
         NearCacheProperties.class, DecodedItemsProperties.class, RequestProperties.class, OverloadProperties.class,
         BackendProperties.class, WarmUpProperties.class, PurgeAccessProperties.class, TagProperties.class })
-@Import({ MemcachedClientConfiguration.class, MemcachedCacheConfiguration.class, BackendConfiguration.class,
-        ServerConfiguration.class, OverloadConfiguration.class, WarmUpConfiguration.class,
+@Import({ MemcachedClientConfiguration.class, MemcachedCacheConfiguration.class, CacheSpansConfiguration.class,
+        BackendConfiguration.class, ServerConfiguration.class, OverloadConfiguration.class, WarmUpConfiguration.class,
         SettingsCheckConfiguration.class })
 public class MemcachedGatewayAutoConfiguration {
 

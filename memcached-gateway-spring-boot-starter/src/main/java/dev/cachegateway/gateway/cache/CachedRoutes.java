@@ -72,10 +72,11 @@ public final class CachedRoutes {
             case HTTP -> wholeAnswers(route, args);
         };
         BackendFallback backend = new BackendFallback(route.store(), parts.policy(), parts.format(), memcached, store,
-                misses.fences(), misses.near(), misses.tags(), metrics);
+                misses.fences(), misses.near(), misses.tags(), metrics, misses.spans());
         MissCoalescing coalescing = new MissCoalescing(misses.inFlight(), misses.replicas(), misses.fences(), backend,
-                parts.format(), new FreshAnswers(memcached, parts.format(), misses.tags()), defaults.getLockTimeout());
-        return new MemcachedCacheFilter(items, defaults.getBypassHeaders(), metrics,
+                parts.format(), new FreshAnswers(memcached, parts.format(), misses.tags()), defaults.getLockTimeout(),
+                misses.spans());
+        return new MemcachedCacheFilter(items, defaults.getBypassHeaders(), metrics, misses.spans(),
                 new CachedRoute(parts.keys(), parts.format(), coalescing, new StaleResponses(refresh, backend),
                         route.refreshAhead(parts.format()), route.describe(factory, defaults),
                         !Boolean.FALSE.equals(args.getTags())),

@@ -18,6 +18,7 @@ import dev.cachegateway.gateway.cache.miss.ResponseStore;
 import dev.cachegateway.gateway.cache.outcome.CacheMetrics;
 import dev.cachegateway.gateway.cache.stale.BackgroundRefresh;
 import dev.cachegateway.gateway.cache.tag.TagGenerations;
+import dev.cachegateway.gateway.cache.trace.CacheSpans;
 import dev.cachegateway.gateway.cache.tag.TagHeadersFilter;
 import dev.cachegateway.gateway.cache.tag.TagProperties;
 import dev.cachegateway.gateway.cache.tag.TagPurge;
@@ -136,9 +137,9 @@ public class MemcachedCacheConfiguration {
     CachedRoutes cachedRoutes(MemcachedCacheProperties defaults, HttpItemProperties http, ReactiveMemcached memcached,
             ItemLookup items, ResponseStore store, InFlightRequests inFlight, ReplicaLocks replicas, WriteFences fences,
             NearCache nearCache, BackgroundRefresh refresh, WriteInvalidation invalidation, CacheMetrics metrics,
-            TagGenerations tags) {
+            TagGenerations tags, CacheSpans spans) {
         return new CachedRoutes(defaults, http, memcached, items, store,
-                new MissParts(inFlight, replicas, fences, nearCache, tags), refresh, invalidation, metrics);
+                new MissParts(inFlight, replicas, fences, nearCache, tags, spans), refresh, invalidation, metrics);
     }
 
     @Bean

@@ -10,6 +10,7 @@ import dev.cachegateway.gateway.cache.invalidate.WriteInvalidation;
 import dev.cachegateway.gateway.cache.outcome.CacheMetrics;
 import dev.cachegateway.gateway.cache.outcome.CacheMetrics.Bypass;
 import dev.cachegateway.gateway.cache.outcome.CacheOutcome;
+import dev.cachegateway.gateway.cache.trace.CacheSpans;
 import reactor.core.publisher.Mono;
 
 import org.springframework.cloud.gateway.filter.GatewayFilter;
@@ -43,6 +44,8 @@ public final class MemcachedCacheFilter implements GatewayFilter, Ordered {
 
     private final CacheMetrics metrics;
 
+    private final CacheSpans spans;
+
     private final CachedRoute route;
 
     private final WriteInvalidation invalidation;
@@ -57,11 +60,12 @@ public final class MemcachedCacheFilter implements GatewayFilter, Ordered {
      * @param route this route's parts
      * @param invalidation what a successful write deletes
      */
-    MemcachedCacheFilter(ItemLookup items, List<String> bypassHeaders, CacheMetrics metrics, CachedRoute route,
-            WriteInvalidation invalidation) {
+    MemcachedCacheFilter(ItemLookup items, List<String> bypassHeaders, CacheMetrics metrics, CacheSpans spans,
+            CachedRoute route, WriteInvalidation invalidation) {
         this.items = items;
         this.bypassHeaders = List.copyOf(bypassHeaders);
         this.metrics = metrics;
+        this.spans = spans;
         this.route = route;
         this.invalidation = invalidation;
         this.responder = new LookupResponder(route);
@@ -85,9 +89,14 @@ public final class MemcachedCacheFilter implements GatewayFilter, Ordered {
         String key = rendered.get();
         Supplier<Mono<Void>> lookUp = () -> {
             long startedAt = System.nanoTime();
-            return items.lookUp(key, request.getHeaders(), route.format(), route.refreshAhead())
+            return lookUp(exchange, key)
                 .flatMap(lookup -> responder.respond(exchange, chain, key, outcome, lookup, startedAt));
         };
+        return spans.around(exchange, answer(exchange, chain, key, outcome, lookUp));
+    }
+
+    private Mono<Void> answer(ServerWebExchange exchange, GatewayFilterChain chain, String key, CacheOutcome outcome,
+            Supplier<Mono<Void>> lookUp) {
         return route.misses().joinInFlight(exchange, chain, key, outcome, lookUp).orElseGet(() -> {
             EarlyLookup early = exchange.getAttribute(EarlyLookup.ATTRIBUTE);
             if (early != null && early.filter() == this && early.key().equals(key)) {
@@ -114,7 +123,7 @@ public final class MemcachedCacheFilter implements GatewayFilter, Ordered {
         }
         String key = rendered.get();
         long startedAt = System.nanoTime();
-        return items.lookUp(key, request.getHeaders(), route.format(), route.refreshAhead()).flatMap(lookup -> {
+        return spans.around(exchange, lookUp(exchange, key).flatMap(lookup -> {
             // A stale item, or one to refresh, needs the route's backend: the route
             // answers it.
             if (lookup instanceof Lookup.Hit hit && hit.age().fresh() && !hit.wonRefresh()) {
@@ -123,7 +132,13 @@ public final class MemcachedCacheFilter implements GatewayFilter, Ordered {
             }
             exchange.getAttributes().put(EarlyLookup.ATTRIBUTE, new EarlyLookup(this, key, lookup, startedAt));
             return chain.filter(exchange);
-        });
+        }));
+    }
+
+    private Mono<Lookup> lookUp(ServerWebExchange exchange, String key) {
+        return spans.observe(exchange, CacheSpans.LOOKUP, key,
+                items.lookUp(key, exchange.getRequest().getHeaders(), route.format(), route.refreshAhead()),
+                Lookup::result);
     }
 
     private static String routeId(ServerWebExchange exchange) {

@@ -5,6 +5,7 @@ import dev.cachegateway.gateway.cache.miss.InFlightRequests;
 import dev.cachegateway.gateway.cache.miss.ReplicaLocks;
 import dev.cachegateway.gateway.cache.miss.WriteFences;
 import dev.cachegateway.gateway.cache.tag.TagGenerations;
+import dev.cachegateway.gateway.cache.trace.CacheSpans;
 
 /**
  * What every route's misses share, since all of them share one memcached key space.
@@ -15,7 +16,8 @@ import dev.cachegateway.gateway.cache.tag.TagGenerations;
  * it
  * @param near the near-cache, which a store taken back must leave too
  * @param tags the generations of the tags that answers are stored under
+ * @param spans the spans of lookups, locks and stores, where the application traces
  */
 record MissParts(InFlightRequests inFlight, ReplicaLocks replicas, WriteFences fences, NearCache near,
-        TagGenerations tags) {
+        TagGenerations tags, CacheSpans spans) {
 }

@@ -153,6 +153,11 @@ public class ReactiveMemcached implements AutoCloseable {
         }
     }
 
+    /** The server that holds {@code key}, as configured. Asks nothing of it. */
+    public String serverOf(String key) {
+        return pool.nodeFor(key).server().text();
+    }
+
     /** The state of every server, in the configured order. Asks nothing of them. */
     public List<ServerState> servers() {
         return pool.nodes()

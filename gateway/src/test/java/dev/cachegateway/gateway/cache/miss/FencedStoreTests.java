@@ -34,6 +34,7 @@ import org.junit.jupiter.api.Test;
 import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.junit.jupiter.Container;
 import org.testcontainers.junit.jupiter.Testcontainers;
+import io.micrometer.observation.Observation;
 import reactor.core.publisher.Mono;
 
 import org.springframework.http.HttpHeaders;
@@ -92,7 +93,7 @@ class FencedStoreTests {
             public Mono<Boolean> storing() {
                 return Mono.delay(Duration.ofMillis(2200)).thenReturn(true);
             }
-        }, askedAt, List.of());
+        }, askedAt, List.of(), Observation.NOOP);
 
         // Asked in the same second as its Date: the Date tells none of its Age, so all 5
         // s are kept. Aged from the store instead, 2 s would be taken off, and every hit
@@ -119,7 +120,8 @@ class FencedStoreTests {
             // way to memcached.
             network.hold();
             store.store("/a", answer(), new StoreDecision(null, 60, 0), fence,
-                    new RecordedStore(new LoneFetch(locks, "/a"), events), System.currentTimeMillis(), List.of());
+                    new RecordedStore(new LoneFetch(locks, "/a"), events), System.currentTimeMillis(), List.of(),
+                    Observation.NOOP);
             await().atMost(Duration.ofSeconds(5)).until(() -> network.held() > 0);
             MockServerWebExchange write = MockServerWebExchange.from(MockServerHttpRequest.put("/a"));
             writes.onSuccess(write, CacheKeyTemplate.parse("$uri"));
@@ -147,7 +149,8 @@ class FencedStoreTests {
         Claim theirs = locks.claim("/a").block(Duration.ofSeconds(5));
 
         store.store("/a", answer(), new StoreDecision(null, 60, 0), fence,
-                new RecordedStore(new LoneFetch(locks, "/a"), events), System.currentTimeMillis(), List.of());
+                new RecordedStore(new LoneFetch(locks, "/a"), events), System.currentTimeMillis(), List.of(),
+                Observation.NOOP);
 
         await().atMost(Duration.ofSeconds(5)).until(() -> !events.isEmpty());
         assertThat(events).containsExactly("stored");
@@ -174,7 +177,8 @@ class FencedStoreTests {
             .capture(new CapturedResponse(HttpStatus.OK, varying, "{}".getBytes(StandardCharsets.UTF_8)), request);
         alone.share(french, System.currentTimeMillis());
 
-        store.store("/v", french, new StoreDecision(null, 60, 0), fence, alone, System.currentTimeMillis(), List.of());
+        store.store("/v", french, new StoreDecision(null, 60, 0), fence, alone, System.currentTimeMillis(), List.of(),
+                Observation.NOOP);
         await().pollDelay(Duration.ofMillis(300)).atMost(Duration.ofSeconds(1)).until(() -> true);
         assertThat(raw.get("/v")).as("stored while the other fetch holds the lock").isNull();
         raw.delete("/v" + LockKey.SUFFIX);
@@ -197,7 +201,8 @@ class FencedStoreTests {
                     && "stored".equals(new String(raw.get("/a" + LockKey.SUFFIX).value(), StandardCharsets.US_ASCII)));
 
         store.store("/a", answer(), new StoreDecision(null, 60, 0), fence,
-                new RecordedStore(new LoneFetch(locks, "/a"), events), System.currentTimeMillis(), List.of());
+                new RecordedStore(new LoneFetch(locks, "/a"), events), System.currentTimeMillis(), List.of(),
+                Observation.NOOP);
 
         await().atMost(Duration.ofSeconds(5)).until(() -> !events.isEmpty());
         assertThat(raw.get("/a")).isNotNull();
@@ -221,7 +226,7 @@ class FencedStoreTests {
             LockHold hold = new LockHold(locks, "/a", locks.claim("/a").block(Duration.ofSeconds(5)));
 
             store.store("/a", answer(), new StoreDecision(null, 60, 0), fence, new HeldStore(hold, events),
-                    System.currentTimeMillis(), List.of());
+                    System.currentTimeMillis(), List.of(), Observation.NOOP);
 
             await().atMost(Duration.ofSeconds(5)).until(() -> !events.isEmpty());
             assertThat(events).containsExactly("not stored");

@@ -14,6 +14,14 @@ public sealed interface Lookup {
     /** An item this client cannot take: gzip for a client without gzip. */
     Lookup UNUSABLE = Absent.UNUSABLE;
 
+    /** What it found, in a word: hit, stale, miss, unusable or error. */
+    default String result() {
+        if (this instanceof Hit hit) {
+            return hit.age().fresh() ? "hit" : "stale";
+        }
+        return this instanceof Failed ? "error" : this == MISS ? "miss" : "unusable";
+    }
+
     static Lookup hit(CapturedResponse response, CapturedResponse stored, ItemAge age, boolean wonRefresh) {
         return new Hit(response, stored, age, wonRefresh);
     }

@@ -7,6 +7,7 @@ import dev.cachegateway.gateway.cache.hit.NearCache;
 import dev.cachegateway.gateway.cache.miss.WriteFences.Fence;
 import dev.cachegateway.gateway.cache.outcome.CacheMetrics;
 import dev.cachegateway.gateway.cache.outcome.CacheOutcome;
+import dev.cachegateway.gateway.cache.trace.CacheSpans;
 import dev.cachegateway.gateway.cache.policy.StoreDecision;
 import dev.cachegateway.gateway.cache.policy.StoreDecision.Skip;
 import dev.cachegateway.gateway.cache.policy.StorePolicy;
@@ -86,14 +87,18 @@ public final class BackendFallback {
 
     private final CacheMetrics metrics;
 
+    private final CacheSpans spans;
+
     public BackendFallback(boolean storing, StorePolicy policy, ItemFormat format, ReactiveMemcached memcached,
-            ResponseStore store, WriteFences fences, NearCache near, TagGenerations tags, CacheMetrics metrics) {
+            ResponseStore store, WriteFences fences, NearCache near, TagGenerations tags, CacheMetrics metrics,
+            CacheSpans spans) {
         this.storing = storing;
         this.policy = policy;
         this.format = format;
         this.store = new FencedStore(format, store, fences, memcached, near, tags, metrics);
         this.fences = fences;
         this.metrics = metrics;
+        this.spans = spans;
     }
 
     /** Whether a miss for this request may be stored: a GET on a route that stores. */
@@ -136,8 +141,8 @@ public final class BackendFallback {
                         // Shared first: a store that fails at once ends the lead, and
                         // must find the answer given.
                         waiters.share(captured, askedAt);
-                        store.store(key, captured, decision, fence, waiters, askedAt,
-                                TagHeadersFilter.tagsOf(exchange));
+                        store.store(key, captured, decision, fence, waiters, askedAt, TagHeadersFilter.tagsOf(exchange),
+                                spans.start(exchange, CacheSpans.STORE, key));
                     }
 
                     @Override

@@ -1,5 +1,7 @@
 package dev.cachegateway.gateway.cache.miss;
 
+import java.util.Locale;
+
 /** A replica's hold on a key's lock, or the lack of one. */
 public sealed interface Claim permits Claim.Unheld, HeldLock {
 
@@ -19,6 +21,11 @@ public sealed interface Claim permits Claim.Unheld, HeldLock {
      */
     default boolean taken() {
         return this == TAKEN;
+    }
+
+    /** What came of the claim, in a word: held, none, taken or stored. */
+    default String result() {
+        return this instanceof Unheld unheld ? unheld.name().toLowerCase(Locale.ROOT) : "held";
     }
 
     /** The ways of holding no lock. */

@@ -16,6 +16,7 @@ import dev.cachegateway.gateway.cache.response.CapturedResponse;
 import dev.cachegateway.gateway.cache.tag.StampedAnswers;
 import dev.cachegateway.gateway.cache.tag.TagGenerations;
 import dev.cachegateway.gateway.memcached.ReactiveMemcached;
+import io.micrometer.observation.Observation;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
@@ -65,11 +66,16 @@ final class FencedStore {
      * replica's fetch stores its answer instead. {@code askedAt} is when the backend was
      * asked: the answer's age counts from then, not from when memcached took the store,
      * which the checks before it can stretch over seconds. The answer is stored with the
-     * generations of {@code tagNames} where its format records them.
+     * generations of {@code tagNames} where its format records them. {@code span} is told
+     * what came of it, and stopped.
      */
     void store(String key, CapturedResponse answer, StoreDecision decision, Fence fence, Waiters waiters, long askedAt,
-            List<String> tagNames) {
-        Runnable ended = store.begin();
+            List<String> tagNames, Observation span) {
+        Runnable begun = store.begin();
+        Runnable ended = () -> {
+            begun.run();
+            span.stop();
+        };
         whyNot(fence, waiters).flatMap(dropped -> dropped.isPresent() ? Mono.just(new Admission(dropped, answer))
                 : tags.stamp(answer, tagNames, format.storesTags(), fence.takenAt())
                     .map(stamped -> new Admission(Optional.empty(), stamped))
@@ -78,12 +84,14 @@ final class FencedStore {
                 Optional<Drop> dropped = admission.dropped();
                 CapturedResponse captured = admission.answer();
                 if (dropped.isPresent()) {
+                    span.lowCardinalityKeyValue("result", CacheMetrics.tag(dropped.get()));
                     metrics.dropped(dropped.get());
                     waiters.dropped();
                     ended.run();
                     return;
                 }
                 BiConsumer<List<String>, Boolean> written = (keys, taken) -> {
+                    span.lowCardinalityKeyValue("result", taken ? "stored" : "failed");
                     if (taken) {
                         waiters.stored();
                     }
@@ -100,7 +108,10 @@ final class FencedStore {
                     store.store(key, format.encode(captured, decision.flags(), askedAt), decision.ttlSeconds(),
                             taken -> written.accept(List.of(key), taken));
                 }
-            }, failure -> ended.run());
+            }, failure -> {
+                span.error(failure);
+                ended.run();
+            });
     }
 
     private record Admission(Optional<Drop> dropped, CapturedResponse answer) {

@@ -6,7 +6,9 @@ import java.util.function.Supplier;
 
 import dev.cachegateway.gateway.cache.format.ItemFormat;
 import dev.cachegateway.gateway.cache.miss.Followers.Fallbacks;
+import dev.cachegateway.gateway.cache.outcome.CacheMetrics;
 import dev.cachegateway.gateway.cache.outcome.CacheOutcome;
+import dev.cachegateway.gateway.cache.trace.CacheSpans;
 import reactor.core.publisher.Mono;
 
 import org.springframework.cloud.gateway.filter.GatewayFilterChain;
@@ -36,8 +38,10 @@ public final class MissCoalescing {
     // How long a lead whose client left may still take: its followers wait no longer.
     private final Duration lockTimeout;
 
+    private final CacheSpans spans;
+
     public MissCoalescing(InFlightRequests inFlight, ReplicaLocks replicas, WriteFences fences, BackendFallback backend,
-            ItemFormat format, FreshAnswers answers, Duration lockTimeout) {
+            ItemFormat format, FreshAnswers answers, Duration lockTimeout, CacheSpans spans) {
         this.inFlight = inFlight;
         this.replicas = replicas;
         this.fences = fences;
@@ -45,6 +49,7 @@ public final class MissCoalescing {
         this.followers = new Followers(fences, backend, format, lockTimeout, replicas);
         this.leading = new LeadingMiss(backend, replicas, answers, format);
         this.lockTimeout = lockTimeout;
+        this.spans = spans;
     }
 
     /**
@@ -60,7 +65,7 @@ public final class MissCoalescing {
             return Optional.empty();
         }
         return inFlight.follow(key)
-            .map(ticket -> followers.follow(exchange, chain, key, ticket, outcome,
+            .map(ticket -> follow(exchange, chain, key, ticket, outcome,
                     new Fallbacks(lookUp, lookUp, variant -> lookUp.get())));
     }
 
@@ -105,7 +110,7 @@ public final class MissCoalescing {
             CacheOutcome outcome, boolean recheck, long lookedUpAt) {
         Ticket ticket = inFlight.enter(flightKey, lookedUpAt);
         if (!ticket.leads()) {
-            return followers.follow(exchange, chain, key, ticket, outcome,
+            return follow(exchange, chain, key, ticket, outcome,
                     new Fallbacks(() -> backend.fetch(exchange, chain, key, outcome, new LoneFetch(replicas, key)),
                             () -> miss(exchange, chain, key, flightKey, outcome, recheck, lookedUpAt),
                             variant -> miss(exchange, chain, key, variant, outcome, recheck, lookedUpAt)));
@@ -113,11 +118,19 @@ public final class MissCoalescing {
         // The fence is taken before the backend is asked, so that a write after it keeps
         // its answer out. A lead goes on if its client leaves: its followers and the next
         // request for the key want its answer.
-        return OutlivesClient.of(Mono.zip(replicas.claim(key), fences.take(key)).flatMap(taken -> {
+        Mono<Claim> claim = spans.observe(exchange, CacheSpans.LOCK, key, replicas.claim(key), Claim::result);
+        return OutlivesClient.of(Mono.zip(claim, fences.take(key)).flatMap(taken -> {
             ticket.fenced(taken.getT2());
             return leading.lead(exchange, chain, key, outcome, new Lead(ticket, taken.getT1(), replicas, key),
                     taken.getT2(), recheck);
         }).doFinally(signal -> ticket.release()), ticket::clientLeft, lockTimeout);
+    }
+
+    private Mono<Void> follow(ServerWebExchange exchange, GatewayFilterChain chain, String key, Ticket ticket,
+            CacheOutcome outcome, Fallbacks fallbacks) {
+        return spans.observeAnswer(exchange, CacheSpans.FOLLOW, key,
+                followers.follow(exchange, chain, key, ticket, outcome, fallbacks),
+                () -> CacheMetrics.tag(outcome.status()));
     }
 
 }
