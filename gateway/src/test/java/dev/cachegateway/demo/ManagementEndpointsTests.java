@@ -7,11 +7,13 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import dev.cachegateway.demo.support.CacheIntegrationTest;
+import dev.cachegateway.gateway.cache.trace.CacheSpans;
 import dev.cachegateway.demo.support.PurgeToken;
 import dev.cachegateway.demo.support.RunsAlone;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.boot.test.web.server.LocalManagementPort;
 import org.springframework.test.web.reactive.server.WebTestClient;
@@ -40,6 +42,15 @@ class ManagementEndpointsTests extends CacheIntegrationTest {
             .baseUrl("http://localhost:" + managementPort)
             .responseTimeout(Duration.ofSeconds(30))
             .build();
+    }
+
+    @Autowired
+    CacheSpans spans;
+
+    // The demo has no tracer on its class path: the cache observes no request.
+    @Test
+    void makesNoSpansWithoutATracer() {
+        assertThat(spans).isSameAs(CacheSpans.off());
     }
 
     @Test

@@ -17,7 +17,7 @@ import com.sun.net.httpserver.HttpServer;
 /**
  * A backend that answers every request with its path, how many body bytes it read and a
  * count of the calls it has answered, cacheable for a minute; a path with {@code /slow/}
- * half a second late. It keeps the {@code traceparent} of each request it was sent.
+ * two seconds late. It keeps the {@code traceparent} of each request it was sent.
  */
 final class CountingBackend implements AutoCloseable {
 
@@ -57,7 +57,7 @@ final class CountingBackend implements AutoCloseable {
         }
         if (exchange.getRequestURI().getPath().contains("/slow/")) {
             try {
-                Thread.sleep(500);
+                Thread.sleep(2000);
             }
             catch (InterruptedException ex) {
                 Thread.currentThread().interrupt();

@@ -16,6 +16,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.stream.Collectors;
 
+import dev.cachegateway.gateway.cache.trace.CacheSpans;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
@@ -28,6 +29,7 @@ import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.junit.jupiter.Container;
 import org.testcontainers.junit.jupiter.Testcontainers;
 
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.context.TestConfiguration;
@@ -62,6 +64,9 @@ class TracingTests {
     @LocalServerPort
     int port;
 
+    @Autowired
+    CacheSpans cacheSpans;
+
     @DynamicPropertySource
     static void gatewayProperties(DynamicPropertyRegistry registry) {
         registry.add("memcached.servers", () -> memcached.getHost() + ":" + memcached.getMappedPort(11211));
@@ -71,6 +76,11 @@ class TracingTests {
     @AfterAll
     static void stopBackend() {
         backend.close();
+    }
+
+    @Test
+    void theCacheMakesSpansWhereTheApplicationHasATracer() {
+        assertThat(cacheSpans).isNotSameAs(CacheSpans.off());
     }
 
     @Test
@@ -123,6 +133,8 @@ class TracingTests {
     void aCoalescedMissWaitsForTheLeadsAnswerWithoutABackendCall() throws Exception {
         String leading = newTraceId();
         String following = newTraceId();
+        // The backend takes 2 s over a /slow/ path: the second request, sent once the
+        // first holds the lock, finds its miss in flight.
         CompletableFuture<HttpResponse<String>> first = getAsync("/yaml/slow/3", leading);
         await().atMost(Duration.ofSeconds(5)).until(() -> byName(leading).containsKey("memcached.cache.lock"));
         HttpResponse<String> second = get("/yaml/slow/3", following);
