@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # What tracing costs a hit: the demo gateway as shipped (no tracing bridge, so the cache makes no spans) against the
 # same gateway built with Boot's OpenTelemetry starter (-Ptracing), sampling 10% and exporting over OTLP to a sink
-# that takes every batch. Both run side by side on one memcached and comments-service, each warmed for
-# $WARM_SECONDS under load, then measured in alternating rounds of wrk -t1 -c50 on one hit.
+# that takes every batch, as Boot sets it up ("on") and with what a hit does not need left out ("lean": W3C
+# traceparent alone read, no baggage, no trace ids in the logs' MDC). All three run side by side on one memcached and
+# comments-service, each warmed for $WARM_SECONDS under load, then measured in alternating rounds of wrk -t1 -c50 on
+# one hit.
 #
 #   bench/tracing-cost.sh          (needs memcached, wrk and the jars; builds the tracing jar if it is missing)
 set -euo pipefail
@@ -15,7 +17,8 @@ WARM_SECONDS=${WARM_SECONDS:-60}
 GATEWAY_JAVA=${GATEWAY_JAVA:-java}
 read -ra java_opts <<<"${GATEWAY_JAVA_OPTS:--XX:+UseG1GC -Xmx460m -XX:+ExitOnOutOfMemoryError}"
 memcached_port=21211 comments_port=24567 sink_port=24318
-declare -A port=([off]=28080 [on]=28090)
+declare -A port=([off]=28080 [on]=28090 [lean]=28100)
+sides=(off on lean)
 path=/api/v1/comments/1
 
 need memcached memcached
@@ -26,7 +29,7 @@ plain_jar=$(jar_of gateway)
 tracing_jar=$(compgen -G "$root/gateway/target/tracing/gateway-*.jar" | grep -v '\.original$' | head -n 1 || true)
 if [ -z "$tracing_jar" ]; then
     log "building the gateway with tracing"
-    (cd "$root" && ./mvnw -B -q -Ptracing -DskipTests package -pl gateway) >&2 || fail "the tracing build failed"
+    (cd "$root" && ./mvnw -B -q -Ptracing -DskipTests package -pl gateway -am) >&2 || fail "the tracing build failed"
     tracing_jar=$(compgen -G "$root/gateway/target/tracing/gateway-*.jar" | grep -v '\.original$' | head -n 1)
 fi
 
@@ -49,23 +52,27 @@ declare -A pid
 spawn "$work/off.log" "$GATEWAY_JAVA" "${java_opts[@]}" -jar "$plain_jar" "${common[@]}" \
     --server.port="${port[off]}" --management.server.port=28081
 pid[off]=$spawned
-spawn "$work/on.log" "$GATEWAY_JAVA" "${java_opts[@]}" -jar "$tracing_jar" "${common[@]}" \
-    --server.port="${port[on]}" --management.server.port=28091 --management.tracing.sampling.probability=0.1 \
-    --management.opentelemetry.tracing.export.otlp.endpoint="http://127.0.0.1:$sink_port/v1/traces" \
-    --management.otlp.metrics.export.enabled=false
+traced=(--management.tracing.sampling.probability=0.1 --management.otlp.metrics.export.enabled=false
+    --management.opentelemetry.tracing.export.otlp.endpoint="http://127.0.0.1:$sink_port/v1/traces")
+spawn "$work/on.log" "$GATEWAY_JAVA" "${java_opts[@]}" -jar "$tracing_jar" "${common[@]}" "${traced[@]}" \
+    --server.port="${port[on]}" --management.server.port=28091
 pid[on]=$spawned
-for side in off on; do
+spawn "$work/lean.log" "$GATEWAY_JAVA" "${java_opts[@]}" -jar "$tracing_jar" "${common[@]}" "${traced[@]}" \
+    --server.port="${port[lean]}" --management.server.port=28101 --management.tracing.propagation.consume=W3C \
+    --management.tracing.baggage.enabled=false --management.tracing.baggage.correlation.enabled=false
+pid[lean]=$spawned
+for side in "${sides[@]}"; do
     await "http://127.0.0.1:${port[$side]}$path" 120 "${pid[$side]}" "$work/$side.log"
     await_x_cache "http://127.0.0.1:${port[$side]}$path" HIT 10 || fail "no hit with tracing $side"
 done
 
-for side in off on; do
+for side in "${sides[@]}"; do
     log "warming the gateway with tracing $side for $WARM_SECONDS s"
     wrk -t1 -c50 -d"${WARM_SECONDS}s" "http://127.0.0.1:${port[$side]}$path" >/dev/null
 done
-declare -A total=([off]=0 [on]=0)
+declare -A total=([off]=0 [on]=0 [lean]=0)
 for round in $(seq "$ROUNDS"); do
-    for side in off on; do
+    for side in "${sides[@]}"; do
         wrk -t1 -c50 -d"${ROUND_SECONDS}s" "http://127.0.0.1:${port[$side]}$path" >"$work/wrk-$side.txt"
         rate=$(awk '/^Requests\/sec/ { printf "%d", $2 }' "$work/wrk-$side.txt")
         [ -z "$(wrk_field "$work/wrk-$side.txt" non-2xx)" ] || fail "non-2xx answers with tracing $side"
@@ -76,5 +83,7 @@ done
 exports=$(grep -c '^/v1/traces' "$work/sink.log" || true)
 [ "$exports" -gt 0 ] || fail "the gateway with tracing exported no spans"
 log "the gateway with tracing exported $exports batches of spans"
-printf 'tracing on (10%% sampled) against off, %d rounds: %s\n' "$ROUNDS" \
-    "$(awk -v on="${total[on]}" -v off="${total[off]}" 'BEGIN { printf "%.3f", on / off }')"
+for side in on lean; do
+    printf 'tracing %s (10%% sampled) against off, %d rounds: %s\n' "$side" "$ROUNDS" \
+        "$(awk -v on="${total[$side]}" -v off="${total[off]}" 'BEGIN { printf "%.3f", on / off }')"
+done
