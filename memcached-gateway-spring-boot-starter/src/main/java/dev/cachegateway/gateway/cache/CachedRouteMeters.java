@@ -3,8 +3,6 @@ package dev.cachegateway.gateway.cache;
 import dev.cachegateway.gateway.cache.outcome.CacheMetrics;
 
 import org.springframework.cloud.gateway.event.RefreshRoutesResultEvent;
-import org.springframework.cloud.gateway.filter.GatewayFilter;
-import org.springframework.cloud.gateway.filter.OrderedGatewayFilter;
 import org.springframework.cloud.gateway.route.Route;
 import org.springframework.cloud.gateway.route.RouteLocator;
 import org.springframework.context.ApplicationListener;
@@ -31,13 +29,7 @@ final class CachedRouteMeters implements ApplicationListener<RefreshRoutesResult
     }
 
     private static boolean cached(Route route) {
-        for (GatewayFilter filter : route.getFilters()) {
-            GatewayFilter plain = filter instanceof OrderedGatewayFilter ordered ? ordered.getDelegate() : filter;
-            if (plain instanceof MemcachedCacheFilter) {
-                return true;
-            }
-        }
-        return false;
+        return route.getFilters().stream().anyMatch(filter -> MemcachedCacheFilter.of(filter) != null);
     }
 
 }

@@ -11,11 +11,13 @@ import dev.cachegateway.gateway.cache.outcome.CacheMetrics;
 import dev.cachegateway.gateway.cache.outcome.CacheMetrics.Bypass;
 import dev.cachegateway.gateway.cache.outcome.CacheOutcome;
 import dev.cachegateway.gateway.cache.trace.CacheSpans;
+import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 
 import org.springframework.cloud.gateway.filter.GatewayFilter;
 import org.springframework.cloud.gateway.filter.GatewayFilterChain;
 import org.springframework.cloud.gateway.filter.NettyWriteResponseFilter;
+import org.springframework.cloud.gateway.filter.OrderedGatewayFilter;
 import org.springframework.cloud.gateway.route.Route;
 import org.springframework.cloud.gateway.support.ServerWebExchangeUtils;
 import org.springframework.core.Ordered;
@@ -139,6 +141,15 @@ public final class MemcachedCacheFilter implements GatewayFilter, Ordered {
         return spans.observe(exchange, CacheSpans.LOOKUP, key,
                 items.lookUp(key, exchange.getRequest().getHeaders(), route.format(), route.refreshAhead()),
                 Lookup::result);
+    }
+
+    /**
+     * {@code filter} as a cache filter, if it is one: a route holds each filter wrapped
+     * with its order.
+     */
+    public static @Nullable MemcachedCacheFilter of(GatewayFilter filter) {
+        GatewayFilter plain = filter instanceof OrderedGatewayFilter ordered ? ordered.getDelegate() : filter;
+        return plain instanceof MemcachedCacheFilter cache ? cache : null;
     }
 
     private static String routeId(ServerWebExchange exchange) {

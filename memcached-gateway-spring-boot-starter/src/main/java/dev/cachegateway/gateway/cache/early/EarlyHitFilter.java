@@ -11,7 +11,6 @@ import reactor.core.publisher.Mono;
 
 import org.springframework.cloud.gateway.event.RefreshRoutesResultEvent;
 import org.springframework.cloud.gateway.filter.GatewayFilter;
-import org.springframework.cloud.gateway.filter.OrderedGatewayFilter;
 import org.springframework.cloud.gateway.filter.WeightCalculatorWebFilter;
 import org.springframework.cloud.gateway.route.Route;
 import org.springframework.cloud.gateway.route.RouteLocator;
@@ -108,11 +107,7 @@ public final class EarlyHitFilter implements WebFilter, Ordered, ApplicationList
         if (filters.size() != 1) {
             return null;
         }
-        GatewayFilter filter = filters.get(0);
-        if (filter instanceof OrderedGatewayFilter ordered) {
-            filter = ordered.getDelegate();
-        }
-        return filter instanceof MemcachedCacheFilter cache ? cache : null;
+        return MemcachedCacheFilter.of(filters.get(0));
     }
 
     @Override

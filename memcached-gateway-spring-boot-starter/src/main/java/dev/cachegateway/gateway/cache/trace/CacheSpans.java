@@ -1,5 +1,7 @@
 package dev.cachegateway.gateway.cache.trace;
 
+import java.util.function.BiFunction;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
@@ -89,20 +91,9 @@ public final class CacheSpans {
      */
     public <T> Mono<T> observe(ServerWebExchange exchange, String name, String key, Mono<T> step,
             Function<? super T, String> result) {
-        if (registry == null) {
-            return step;
-        }
-        // Asked as the step starts: the request's observation is noted as its answer
-        // starts, after the step was put together.
-        return Mono.defer(() -> {
-            if (exchange.getAttribute(PARENT) == null) {
-                return step;
-            }
-            Observation span = start(exchange, name, key);
-            return step.doOnNext(value -> span.lowCardinalityKeyValue("result", result.apply(value)))
-                .doOnError(span::error)
-                .doFinally(signal -> span.stop());
-        });
+        return inSpan(exchange, name, key, step, (span, observed) -> observed
+            .doOnNext(value -> span.lowCardinalityKeyValue("result", result.apply(value))), span -> {
+            });
     }
 
     /**
@@ -111,6 +102,14 @@ public final class CacheSpans {
      */
     public Mono<Void> observeAnswer(ServerWebExchange exchange, String name, String key, Mono<Void> step,
             Supplier<String> result) {
+        return inSpan(exchange, name, key, step, (span, observed) -> observed,
+                span -> span.lowCardinalityKeyValue("result", result.get()));
+    }
+
+    // during: what tags the span as the step runs; atEnd: what tags it just before it
+    // stops.
+    private <T> Mono<T> inSpan(ServerWebExchange exchange, String name, String key, Mono<T> step,
+            BiFunction<Observation, Mono<T>, Mono<T>> during, Consumer<Observation> atEnd) {
         if (registry == null) {
             return step;
         }
@@ -121,8 +120,8 @@ public final class CacheSpans {
                 return step;
             }
             Observation span = start(exchange, name, key);
-            return step.doOnError(span::error).doFinally(signal -> {
-                span.lowCardinalityKeyValue("result", result.get());
+            return during.apply(span, step).doOnError(span::error).doFinally(signal -> {
+                atEnd.accept(span);
                 span.stop();
             });
         });
