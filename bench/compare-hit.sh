@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# A hit on gateway variants side by side: each variant is the gateway jar (or another build) with its own JVM flags
+# and settings, all in front of one memcached and comments-service, each warmed under load, then measured in
+# alternating rounds (A B C, then C B A, ...) so that the JIT's progress and the machine's load fall on every side
+# alike. Prints each round's requests/s and gateway CPU per hit, then each side's median and its ratio to the first.
+#
+#   flock /tmp/bench.lock bench/compare-hit.sh 'name|java flags|settings[|jar]' ...
+#   e.g. bench/compare-hit.sh 'image|' 'unsafe|--sun-misc-unsafe-memory-access=allow|'
+#
+# Each side's java flags come after the image's (GATEWAY_JAVA_OPTS); settings are --key=value, split on blanks.
+# ROUNDS (6), ROUND_SECONDS (15), WARM_SECONDS (60), CONNECTIONS (50) and THREADS (1) shape the load; PATHS the
+# hit's path.
+set -euo pipefail
+# shellcheck source=scripts/common.sh
+source "$(dirname "$0")/../scripts/common.sh"
+
+rounds=${ROUNDS:-6}
+round_seconds=${ROUND_SECONDS:-15}
+warm_seconds=${WARM_SECONDS:-60}
+connections=${CONNECTIONS:-50}
+threads=${THREADS:-1}
+path=${HIT_PATH:-/api/v1/comments/1}
+java=${GATEWAY_JAVA:-$(if [ -x /usr/lib/jvm/temurin-25-jdk-amd64/bin/java ]; then
+    echo /usr/lib/jvm/temurin-25-jdk-amd64/bin/java; else echo java; fi)}
+read -ra image_opts <<<"${GATEWAY_JAVA_OPTS--XX:+UseG1GC -Xmx460m -XX:TrimNativeHeapInterval=5000 -XX:+ExitOnOutOfMemoryError}"
+memcached_port=31021 comments_port=31022 first_port=31030
+[ $# -ge 1 ] || fail "usage: $0 'name|java flags|settings[|jar]' ..."
+
+need memcached memcached
+need wrk wrk
+work=$(mktemp -d)
+trap 'finish $? "$work" "${pids[@]}"' EXIT INT TERM
+start_memcached "$memcached_port" 64 "$work/memcached.log"
+spawn "$work/comments.log" java -Xmx128m -XX:+UseSerialGC -jar "$(jar_of comments-service)" \
+    --server.address=127.0.0.1 --server.port="$comments_port" --comments.max-age=3600s
+await "http://127.0.0.1:$comments_port/actuator/health" 90 "$spawned" "$work/comments.log"
+
+names=()
+declare -A pid url
+port=$first_port
+for side in "$@"; do
+    IFS='|' read -r name flags settings jar <<<"$side"
+    read -ra side_flags <<<"$flags"
+    read -ra side_settings <<<"$settings"
+    names+=("$name")
+    for taken in "$port" $((port + 1)); do port_free "$taken" || fail "port $taken is taken"; done
+    spawn "$work/$name.log" "$java" "${image_opts[@]}" "${side_flags[@]}" -jar "${jar:-$(jar_of gateway)}" \
+        --server.address=127.0.0.1 --server.port="$port" --management.server.port=$((port + 1)) \
+        --comments-service.uri="http://127.0.0.1:$comments_port" --memcached.servers="127.0.0.1:$memcached_port" \
+        "${side_settings[@]}"
+    pid[$name]=$spawned
+    url[$name]=http://127.0.0.1:$port$path
+    port=$((port + 10))
+done
+for name in "${names[@]}"; do
+    await "${url[$name]}" 120 "${pid[$name]}" "$work/$name.log"
+    await_x_cache "${url[$name]}" HIT 10 || fail "no hit on $name"
+    log "warming $name for ${warm_seconds}s"
+    wrk -t"$threads" -c"$connections" -d"${warm_seconds}s" "${url[$name]}" >/dev/null
+done
+
+cpu_of() { awk -v hz="$(getconf CLK_TCK)" '{ printf "%d\n", ($14 + $15) * 1000000 / hz }' "/proc/$1/stat"; }
+echo "| round | side | req/s | gateway CPU µs/hit |"
+echo "|---|---|---|---|"
+order=("${names[@]}")
+for round in $(seq "$rounds"); do
+    for name in "${order[@]}"; do
+        before=$(cpu_of "${pid[$name]}")
+        wrk -t"$threads" -c"$connections" -d"${round_seconds}s" "${url[$name]}" >"$work/wrk.txt"
+        spent=$(($(cpu_of "${pid[$name]}") - before))
+        [ -z "$(wrk_field "$work/wrk.txt" non-2xx)" ] || fail "non-2xx answers on $name"
+        awk -v round="$round" -v name="$name" -v cpu="$spent" '/ requests in / { n = $1 }
+            /^Requests\/sec/ { rate = $2 } END { printf "| %d | %s | %.0f | %.1f |\n", round, name, rate, cpu / n }' \
+            "$work/wrk.txt" | tee -a "$work/rounds.md"
+    done
+    # Reversed each round: the side measured last in one round is measured first in the next.
+    for ((i = 0, j = ${#order[@]} - 1; i < j; i++, j--)); do
+        swap=${order[i]} order[i]=${order[j]} order[j]=$swap
+    done
+done
+for name in "${names[@]}"; do
+    await_x_cache "${url[$name]}" HIT 5 || fail "$name no longer hits"
+done
+echo
+echo "Medians over $rounds rounds of ${round_seconds}s, wrk -t$threads -c$connections on $path:"
+python3 - "$work/rounds.md" "${names[@]}" <<'EOF'
+import statistics, sys
+rows = [line.strip('|\n').split('|') for line in open(sys.argv[1])]
+names = sys.argv[2:]
+median = {n: (statistics.median(float(r[2]) for r in rows if r[1].strip() == n),
+              statistics.median(float(r[3]) for r in rows if r[1].strip() == n)) for n in names}
+for n in names:
+    print(f"  {n}: {median[n][0]:.0f} req/s ({median[n][0] / median[names[0]][0]:.3f} of {names[0]}), "
+          f"{median[n][1]:.1f} µs CPU per hit")
+EOF
