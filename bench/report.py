@@ -3,7 +3,9 @@
 Markdown report and the chart's data.
 
     report.py check ab|wrk FILE   one measurement's requests/s, p50 and p99; fails if any answer was not a 2xx
-    report.py rps ab|wrk FILE     its requests/s alone
+    report.py rps ab|wrk FILE     its requests/s alone, failing as check does
+    report.py hit RULE            succeeds if the response head on stdin (curl -D -) is a cache's hit by RULE (one of
+                                  HIT_RULES); else prints why not
     report.py steady RPS...       succeeds if the last STEADY_WINDOWS windows' requests/s are within STEADY_TOLERANCE
     report.py markdown RUN_DIR    the report of a run
     report.py chart RUN_DIR       the chart's data: label, then requests/s with ab, ab -k and wrk ("?" if none)
@@ -19,9 +21,11 @@ RUN_DIR holds what bench/run.sh writes as it goes, all tab-separated:
     memcached-stats.txt   memcached's answer to `stats` at the end
 """
 
+import email.utils
 import re
 import statistics
 import sys
+import time
 from pathlib import Path
 
 TOOLS = ("ab", "ab -k", "wrk")
@@ -585,6 +589,52 @@ def chart_data(run):
     return "".join(line + "\n" for line in lines)
 
 
+def response_head(text):
+    """(status, {lower-case name: value}) of a response head as curl -D - writes it; (None, {}) if there is none."""
+    status, headers = None, {}
+    for line in text.replace("\r", "").splitlines():
+        match = re.match(r"HTTP/[0-9.]+ ([0-9]{3})", line)
+        if match:
+            # A final answer after an interim one (100 Continue) starts over.
+            status, headers = int(match.group(1)), {}
+        elif status is not None and ":" in line:
+            name, value = line.split(":", 1)
+            headers[name.strip().lower()] = value.strip()
+    return status, headers
+
+
+def _x_cache(headers, _now):
+    value = headers.get("x-cache")
+    return None if value == "HIT" else f"X-Cache is {value or 'missing'}, not HIT"
+
+
+def _stored_date(headers, now):
+    # LocalResponseCache answers with the headers it stored, so a hit carries the Date of the backend's answer,
+    # which was stored at least a second before; a Date of this second is an answer made now.
+    value = headers.get("date")
+    try:
+        stored = email.utils.parsedate_to_datetime(value).timestamp()
+    except (TypeError, ValueError):
+        return f"no Date to tell a stored answer by: {value!r}"
+    return None if int(now) - int(stored) >= 1 else f"Date {value} is of this second: not a stored answer"
+
+
+def _from_memcached(headers, _now):
+    # nginx's memcached_pass sends no Cache-Control; an answer that has it came from the @fallback.
+    return None if "cache-control" not in headers else "it has Cache-Control: nginx's @fallback answered it"
+
+
+HIT_RULES = {"x-cache": _x_cache, "stored-date": _stored_date, "no-cache-control": _from_memcached}
+
+
+def not_a_hit(rule, head, now):
+    """Why the response head is not a hit by rule (HIT_RULES), or None if it is one. A hit is a 200."""
+    status, headers = response_head(head)
+    if status != 200:
+        return "no answer" if status is None else f"status {status}, not 200"
+    return HIT_RULES[rule](headers, now)
+
+
 def steady(windows):
     """0 if the last STEADY_WINDOWS windows' requests/s differ by at most STEADY_TOLERANCE of the largest, else 1."""
     last = [float(rps) for rps in windows][-STEADY_WINDOWS:]
@@ -593,24 +643,30 @@ def steady(windows):
     return 0 if max(last) - min(last) <= STEADY_TOLERANCE * max(last) else 1
 
 
-def check(tool, path):
-    """Prints one measurement's line for the console; exits non-zero, showing the output, on errors."""
+def check(tool, path, rps_only=False):
+    """Prints one measurement's line for the console, or its requests/s alone; exits non-zero, showing the output,
+    on errors."""
     text = Path(path).read_text()
     try:
         result = PARSERS[tool](text)
     except MeasurementError:
         sys.stderr.write(text)
         return 1
-    print(f"    {tool:<7s} {result['rps']:10.0f} req/s   p50 {result['p50']:7.2f} ms   p99 {result['p99']:7.2f} ms")
+    if rps_only:
+        print(result["rps_text"])
+    else:
+        print(f"    {tool:<7s} {result['rps']:10.0f} req/s   p50 {result['p50']:7.2f} ms   p99 {result['p99']:7.2f} ms")
     return 0
 
 
 def main(argv):
-    if len(argv) == 4 and argv[1] == "check" and argv[2] in PARSERS:
-        return check(argv[2], argv[3])
-    if len(argv) == 4 and argv[1] == "rps" and argv[2] in PARSERS:
-        print(PARSERS[argv[2]](Path(argv[3]).read_text())["rps_text"])
-        return 0
+    if len(argv) == 4 and argv[1] in ("check", "rps") and argv[2] in PARSERS:
+        return check(argv[2], argv[3], rps_only=argv[1] == "rps")
+    if len(argv) == 3 and argv[1] == "hit" and argv[2] in HIT_RULES:
+        why = not_a_hit(argv[2], sys.stdin.read(), time.time())
+        if why:
+            print(why)
+        return 1 if why else 0
     if len(argv) >= 3 and argv[1] == "steady":
         return steady(argv[2:])
     if len(argv) == 3 and argv[1] == "markdown":

@@ -11,6 +11,7 @@ import io
 import shutil
 import tempfile
 import unittest
+import unittest.mock
 from pathlib import Path
 
 import report
@@ -350,10 +351,10 @@ class WarmUpTests(unittest.TestCase):
 
 class CheckTests(unittest.TestCase):
 
-    def check(self, tool, path):
+    def check(self, tool, path, command="check"):
         stdout, stderr = io.StringIO(), io.StringIO()
         with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
-            status = report.main(["report.py", "check", tool, str(path)])
+            status = report.main(["report.py", command, tool, str(path)])
         return status, stdout.getvalue(), stderr.getvalue()
 
     def test_prints_one_line_for_a_good_measurement(self):
@@ -367,9 +368,61 @@ class CheckTests(unittest.TestCase):
         self.assertEqual(stdout, "")
         self.assertIn("Non-2xx responses:      200", stderr)
 
+    def test_gives_requests_per_second_alone_and_fails_as_check_on_errors(self):
+        status, stdout, _ = self.check("wrk", QUICK_RUN / "out/gateway-hit-single.wrk.txt", command="rps")
+        self.assertEqual((status, stdout), (0, "3072.08\n"))
+        status, stdout, stderr = self.check("wrk", TESTDATA / "wrk-non2xx.txt", command="rps")
+        self.assertEqual((status, stdout), (1, ""))
+        self.assertIn("Non-2xx or 3xx responses", stderr)
+
     def test_refuses_an_unknown_command(self):
         with contextlib.redirect_stderr(io.StringIO()):
             self.assertEqual(report.main(["report.py", "summary", str(QUICK_RUN)]), 2)
+
+
+def head(*lines, status="HTTP/1.1 200 OK"):
+    """A response head as curl -D - writes it."""
+    return "".join(f"{line}\r\n" for line in (status,) + lines) + "\r\n"
+
+
+# Thu, 03 Dec 2026 22:38:25 GMT
+NOW = 1796337505.5
+
+
+class HitTests(unittest.TestCase):
+    """The rules by which bench/run.sh tells that a cache answered, applied to the heads of its answers."""
+
+    def test_a_gateway_hit_says_x_cache_hit(self):
+        self.assertIsNone(report.not_a_hit("x-cache", head("X-Cache: HIT", "Content-Length: 86"), NOW))
+        self.assertEqual(report.not_a_hit("x-cache", head("x-cache: MISS"), NOW), "X-Cache is MISS, not HIT")
+        self.assertEqual(report.not_a_hit("x-cache", head("Content-Length: 86"), NOW), "X-Cache is missing, not HIT")
+
+    def test_a_local_response_cache_hit_carries_the_date_of_the_stored_answer(self):
+        self.assertIsNone(report.not_a_hit("stored-date", head("Date: Thu, 03 Dec 2026 22:38:24 GMT"), NOW))
+        self.assertEqual(report.not_a_hit("stored-date", head("Date: Thu, 03 Dec 2026 22:38:25 GMT"), NOW),
+                         "Date Thu, 03 Dec 2026 22:38:25 GMT is of this second: not a stored answer")
+        self.assertEqual(report.not_a_hit("stored-date", head("X-Cache: HIT"), NOW),
+                         "no Date to tell a stored answer by: None")
+
+    def test_an_nginx_hit_from_memcached_has_no_cache_control(self):
+        self.assertIsNone(report.not_a_hit("no-cache-control", head("Content-Type: application/json"), NOW))
+        self.assertEqual(report.not_a_hit("no-cache-control", head("Cache-Control: public, max-age=3600"), NOW),
+                         "it has Cache-Control: nginx's @fallback answered it")
+
+    def test_a_hit_is_a_200(self):
+        self.assertEqual(report.not_a_hit("x-cache", head("X-Cache: HIT", status="HTTP/1.1 404 Not Found"), NOW),
+                         "status 404, not 200")
+        self.assertEqual(report.not_a_hit("x-cache", "", NOW), "no answer")
+        self.assertIsNone(report.not_a_hit("x-cache", head(status="HTTP/1.1 100 Continue") + head("X-Cache: HIT"),
+                                           NOW))
+
+    def test_the_command_reads_the_head_on_stdin_and_says_why_it_is_not_a_hit(self):
+        stdout = io.StringIO()
+        with contextlib.redirect_stdout(stdout), unittest.mock.patch("sys.stdin", io.StringIO(head("X-Cache: MISS"))):
+            self.assertEqual(report.main(["report.py", "hit", "x-cache"]), 1)
+        self.assertEqual(stdout.getvalue(), "X-Cache is MISS, not HIT\n")
+        with unittest.mock.patch("sys.stdin", io.StringIO(head("X-Cache: HIT"))):
+            self.assertEqual(report.main(["report.py", "hit", "x-cache"]), 0)
 
 
 if __name__ == "__main__":
