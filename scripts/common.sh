@@ -113,7 +113,8 @@ port_free() {
 }
 
 # await URL SECONDS [PID LOGFILE...]: waits until URL answers 2xx. Fails after SECONDS, or as soon as process PID has
-# exited, with the end of the log files.
+# exited, with the end of the log files. It asks every $await_every seconds, 0.5 unless the caller sets it (a start
+# that is timed wants finer).
 await() {
     local url=$1 seconds=$2 pid=${3:-} deadline=$((SECONDS + $2))
     shift $(($# < 3 ? $# : 3))
@@ -126,7 +127,7 @@ await() {
             show_logs "$@"
             fail "no answer from $url within $seconds s"
         fi
-        sleep 0.5
+        sleep "${await_every:-0.5}"
     done
 }
 
