@@ -11,6 +11,8 @@ bench=$(cd "$(dirname "$0")" && pwd)
 log_prefix=bench
 # shellcheck source=scripts/common.sh
 source "$bench/../scripts/common.sh"
+# shellcheck source=bench/lib.sh
+source "$bench/lib.sh"
 # What the run records as it goes, for bench/report.py (its docstring lists the files), and the servers' logs.
 work=$bench/.work
 
@@ -39,6 +41,9 @@ GATEWAY_JAVA_OPTS=${GATEWAY_JAVA_OPTS--XX:+UseG1GC -Xmx460m -XX:TrimNativeHeapIn
 COMMENTS_JAVA_OPTS=${COMMENTS_JAVA_OPTS--Xmx96m -XX:+UseSerialGC -XX:TrimNativeHeapInterval=5000}
 # Settings for both gateways, e.g. GATEWAY_ARGS=--memcached.cache.replica-lock=false; split on blanks.
 GATEWAY_ARGS=${GATEWAY_ARGS-}
+read -ra gateway_java_opts <<<"$GATEWAY_JAVA_OPTS"
+read -ra comments_java_opts <<<"$COMMENTS_JAVA_OPTS"
+read -ra gateway_args <<<"$GATEWAY_ARGS"
 # Only the cases whose id matches this regular expression, e.g. BENCH_CASES='^gateway-(pass|hit)$'; all by default.
 BENCH_CASES=${BENCH_CASES:-.}
 # The gateway images whose warm-up is measured beside the jar's, when Docker is usable: by default the image
@@ -111,45 +116,47 @@ declare -A payload_path=([single]=/api/v1/comments/1 [collection]=/api/v1/commen
 declare -A server_query=([http-untagged]='?untagged')
 # A fresh id is appended to these.
 declare -A fresh_prefix=([single]=/api/v1/comments/ [collection]=/api/v1/comments/users/)
-declare -A server_url=(
-    [direct]=http://127.0.0.1:$COMMENTS_PORT
-    [gateway]=http://127.0.0.1:$GATEWAY_PORT
-    [near-cache]=http://127.0.0.1:$NEAR_CACHE_PORT
-    [http-items]=http://127.0.0.1:$HTTP_ITEMS_PORT
-    [http-untagged]=http://127.0.0.1:$HTTP_ITEMS_PORT
-    [spring]=http://127.0.0.1:$SPRING_PEER_PORT
-    [warm-up]=http://127.0.0.1:$WARM_UP_PORT
-    [nginx-article]=http://127.0.0.1:$NGINX_PORT
-    [nginx-keepalive]=http://127.0.0.1:$NGINX_KEEPALIVE_PORT
-)
-# Shown when a server's case fails.
-declare -A server_log=(
-    [direct]=$work/comments-service.log
-    [gateway]=$work/gateway.log
-    [near-cache]=$work/gateway-near-cache.log
-    [http-items]=$work/gateway-http-items.log
-    [http-untagged]=$work/gateway-http-items.log
-    [spring]=$work/spring-peer.log
-    [warm-up]=$work/warm-up.log
-    [nginx-article]=$work/nginx-article/logs/error.log
-    [nginx-keepalive]=$work/nginx-keepalive/logs/error.log
-)
-
-declare -A server_pid=()
+# What answers a case. Columns:
+#   port    the variable that holds its port on 127.0.0.1
+#   log     under the work dir: shown when its case fails
+#   hit     how an answer of its cache is told from a miss (report.py's HIT_RULES): X-Cache: HIT, a Date at least
+#           a second old (LocalResponseCache replays the stored answer's), no Cache-Control (nginx's memcached_pass)
+#   needs   a command the run may lack (then the server's cases are skipped), or -
+servers='
+# server          port                  log                              hit               needs
+direct            COMMENTS_PORT         comments-service.log             -                 -
+gateway           GATEWAY_PORT          gateway.log                      x-cache           -
+near-cache        NEAR_CACHE_PORT       gateway-near-cache.log           x-cache           -
+http-items        HTTP_ITEMS_PORT       gateway-http-items.log           x-cache           -
+http-untagged     HTTP_ITEMS_PORT       gateway-http-items.log           x-cache           -
+spring            SPRING_PEER_PORT      spring-peer.log                  stored-date       -
+warm-up           WARM_UP_PORT          warm-up.log                      -                 -
+nginx-article     NGINX_PORT            nginx-article/logs/error.log     no-cache-control  nginx
+nginx-keepalive   NGINX_KEEPALIVE_PORT  nginx-keepalive/logs/error.log   no-cache-control  nginx
+'
+declare -A server_url server_log server_hit server_needs server_pid
+while read -r server port log hit needs; do
+    [[ -n $server && $server != \#* ]] || continue
+    server_url[$server]=http://127.0.0.1:${!port}
+    server_log[$server]=$work/$log
+    server_hit[$server]=$hit
+    server_needs[$server]=$needs
+done <<<"$servers"
+# Whether each command a server may need is there; ensure_tools finds out.
+declare -A installed=([nginx]=false)
 
 quick=false
 # A quick run is a smoke test of every path: one short window each keeps CI's share of it small.
 quick_seconds=1
 # The payloads each case is measured with; a quick run takes the single comment only, which runs the same paths.
 payloads=(single collection)
-nginx_available=false
 gnuplot_available=false
 docker_available=false
 # Processes whose CPU time is read around each wrk measurement, "name pid", in the report's column order; and those
 # whose peak RSS is (nginx has several processes: left out).
 measured=()
 rss_watched=()
-# Each run of fresh-ids.lua gets a range of ids of its own.
+# Each run of fresh-ids.lua gets a range of ids of its own (run_tool).
 fresh_runs=0
 
 usage() {
@@ -186,7 +193,7 @@ ensure_tools() {
     need wrk wrk
     need python3 python3
     command -v java >/dev/null || fail "java is missing (a JDK 17)"
-    if need nginx nginx; then nginx_available=true; else note "nginx is not available: its cases are skipped"; fi
+    if need nginx nginx; then installed[nginx]=true; else note "nginx is not available: its cases are skipped"; fi
     if need gnuplot gnuplot-nox; then
         gnuplot_available=true
     else
@@ -229,25 +236,22 @@ start_servers() {
     server_pid[memcached]=$spawned
 
     log "starting comments-service on $COMMENTS_PORT: java $COMMENTS_JAVA_OPTS"
-    local java_opts
-    read -ra java_opts <<<"$COMMENTS_JAVA_OPTS"
-    spawn "${server_log[direct]}" java "${java_opts[@]}" -jar "$comments_jar" \
+    spawn "${server_log[direct]}" java "${comments_java_opts[@]}" -jar "$comments_jar" \
         --server.address=127.0.0.1 --server.port="$COMMENTS_PORT" --comments.max-age=3600s
     server_pid[direct]=$spawned
 
     log "starting the gateway on $GATEWAY_PORT: $GATEWAY_JAVA $GATEWAY_JAVA_OPTS"
     start_gateway gateway "$GATEWAY_PORT" "$MANAGEMENT_PORT"
+    server_pid[gateway]=$spawned
     log "starting a gateway with the near-cache on $NEAR_CACHE_PORT: ${near_cache_args[*]}"
     start_gateway near-cache "$NEAR_CACHE_PORT" "$NEAR_CACHE_MANAGEMENT_PORT" "${near_cache_args[@]}"
+    server_pid[near-cache]=$spawned
     log "starting a gateway that keeps whole answers on $HTTP_ITEMS_PORT: ${http_items_args[*]}"
     start_gateway http-items "$HTTP_ITEMS_PORT" "$HTTP_ITEMS_MANAGEMENT_PORT" "${http_items_args[@]}"
-    server_pid[http-untagged]=${server_pid[http-items]}
+    server_pid[http-items]=$spawned
     log "starting the Spring peer on $SPRING_PEER_PORT with the gateway's JVM flags"
-    read -ra java_opts <<<"$GATEWAY_JAVA_OPTS"
-    spawn "${server_log[spring]}" "$GATEWAY_JAVA" "${java_opts[@]}" -jar "$spring_peer_jar" \
-        --server.address=127.0.0.1 --server.port="$SPRING_PEER_PORT" \
-        --management.server.address=127.0.0.1 --management.server.port="$SPRING_PEER_MANAGEMENT_PORT" \
-        --comments-service.uri="${server_url[direct]}"
+    app_settings "$SPRING_PEER_PORT" "$SPRING_PEER_MANAGEMENT_PORT"
+    spawn "${server_log[spring]}" "$GATEWAY_JAVA" "${gateway_java_opts[@]}" -jar "$spring_peer_jar" "${settings[@]}"
     server_pid[spring]=$spawned
 
     rss_watched=("gateway ${server_pid[gateway]}" "gateway-near-cache ${server_pid[near-cache]}"
@@ -262,246 +266,10 @@ start_servers() {
     done
     log "the apps answer"
 
-    if $nginx_available; then
+    if runnable nginx-article; then
         start_nginx nginx-article "$NGINX_PORT"
         start_nginx nginx-keepalive "$NGINX_KEEPALIVE_PORT"
     fi
-}
-
-# start_gateway SERVER PORT MANAGEMENT_PORT [SETTING...]: a gateway in front of comments-service and memcached.
-start_gateway() {
-    local server=$1 port=$2 management_port=$3 java_opts gateway_args
-    shift 3
-    read -ra java_opts <<<"$GATEWAY_JAVA_OPTS"
-    read -ra gateway_args <<<"$GATEWAY_ARGS"
-    spawn "${server_log[$server]}" "$GATEWAY_JAVA" "${java_opts[@]}" -jar "$gateway_jar" \
-        --server.address=127.0.0.1 --server.port="$port" \
-        --management.server.address=127.0.0.1 --management.server.port="$management_port" \
-        --comments-service.uri="${server_url[direct]}" --memcached.servers="127.0.0.1:$MEMCACHED_PORT" \
-        "$@" "${gateway_args[@]}"
-    server_pid[$server]=$spawned
-}
-
-# start_nginx NAME PORT: nginx with bench/NAME.conf.template. Each nginx gets a prefix of its own, so that nothing of
-# the system nginx (its config, logs, pid file or temp dirs) is used.
-start_nginx() {
-    local name=$1 port=$2 prefix="$work/$1"
-    mkdir -p "$prefix/logs" "$prefix/temp"
-    if [ -f /etc/nginx/mime.types ]; then
-        cp /etc/nginx/mime.types "$prefix/mime.types"
-    else
-        printf 'types {}\n' >"$prefix/mime.types"
-    fi
-    sed -e "s|@PORT@|$port|g" -e "s|@MEMCACHED_PORT@|$MEMCACHED_PORT|g" \
-        -e "s|@COMMENTS_PORT@|$COMMENTS_PORT|g" "$bench/$name.conf.template" >"$prefix/nginx.conf"
-
-    log "starting nginx ($name) on $port"
-    nginx -q -t -p "$prefix/" -c "$prefix/nginx.conf" >"$prefix/logs/stdout.log" 2>&1 || {
-        show_logs "$prefix/logs/stdout.log"
-        fail "nginx rejected $prefix/nginx.conf"
-    }
-    spawn "$prefix/logs/run.log" nginx -p "$prefix/" -c "$prefix/nginx.conf" -g 'daemon off;'
-    server_pid[$name]=$spawned
-    measured+=("nginx $spawned")
-    await "${server_url[$name]}${payload_path[single]}/no_cache" "$jvm_start_seconds" "$spawned" "${server_log[$name]}"
-}
-
-# --- what each process costs ----------------------------------------------------------------------------------
-
-# record_rss CASE: each watched process's peak RSS (VmHWM, kB) since the last reset, for CASE ("-" outside a wrk run).
-record_rss() {
-    local name pid kilobytes
-    for entry in "${rss_watched[@]}"; do
-        read -r name pid <<<"$entry"
-        kilobytes=$(sed -n 's/^VmHWM:[[:space:]]*\([0-9]*\) kB$/\1/p' "/proc/$pid/status" 2>/dev/null || true)
-        printf '%s\t%s\t%s\n' "$1" "$name" "${kilobytes:-?}" >>"$work/rss.tsv"
-    done
-}
-
-# Keeps each process's peak so far, then resets its VmHWM (writing 5 to clear_refs), so that the next reading is
-# the peak of one case alone.
-reset_peak_rss() {
-    local entry name pid
-    record_rss -
-    for entry in "${rss_watched[@]}"; do
-        read -r name pid <<<"$entry"
-        echo 5 >"/proc/$pid/clear_refs" 2>/dev/null || true
-    done
-}
-
-# record_cpu CASE before|after: the user plus system CPU time, in clock ticks, of each measured process and its
-# children (nginx's workers), as lines of cpu.tsv on stdout.
-record_cpu() {
-    local entry name pid children child ticks stat
-    for entry in "${measured[@]}"; do
-        read -r name pid <<<"$entry"
-        mapfile -t children < <(pgrep -P "$pid" || true)
-        ticks=0
-        for child in "$pid" "${children[@]}"; do
-            # The command names here (java, nginx, memcached) have no blanks, so the fields split on them.
-            read -ra stat 2>/dev/null <"/proc/$child/stat" || continue
-            ticks=$((ticks + stat[13] + stat[14]))
-        done
-        printf '%s\t%s\t%s\t%s\n' "$1" "$2" "$name" "$ticks"
-    done
-}
-
-# --- checks ---------------------------------------------------------------------------------------------------
-
-# expect_hit SERVER URL: the answer came from memcached.
-expect_hit() {
-    case $1 in
-        gateway | near-cache | http-items | http-untagged)
-            if [ "$(x_cache "$2")" != HIT ]; then
-                show_logs "${server_log[$1]}"
-                fail "$2 was not answered with X-Cache: HIT"
-            fi
-            ;;
-        spring)
-            # LocalResponseCache answers with the headers it stored, so a hit carries the Date of the backend's
-            # answer, which prime had stored at least a second before.
-            local date
-            date=$(curl -s -o /dev/null -D - --max-time 5 "$2" | header date)
-            if [ -z "$date" ] || [ $(($(date +%s) - $(date -d "$date" +%s))) -lt 1 ]; then
-                show_logs "${server_log[$1]}"
-                fail "the Spring peer did not answer $2 from its LocalResponseCache"
-            fi
-            ;;
-        nginx-*)
-            # nginx sends no Cache-Control with an answer from memcached; one that has it came from the @fallback.
-            local headers
-            headers=$(curl -s -o /dev/null -D - --max-time 5 "$2" | tr -d '\r')
-            if ! grep -q '^HTTP/[0-9.]* 200' <<<"$headers" || grep -qi '^cache-control:' <<<"$headers"; then
-                show_logs "$work/memcached.log"
-                fail "nginx did not answer $2 from memcached"
-            fi
-            ;;
-    esac
-}
-
-# prime SERVER URL: one request through a gateway stores URL's answer in memcached; nginx finds what the gateway
-# stored.
-prime() {
-    case $1 in
-        gateway | near-cache | http-items | http-untagged)
-            [ "$(curl -s -o /dev/null -w '%{http_code}' --max-time 5 "$2")" = 200 ] ||
-                { show_logs "${server_log[$1]}"; fail "the gateway did not answer 200 for $2"; }
-            await_x_cache "$2" HIT 5 || {
-                show_logs "${server_log[$1]}" "${server_log[direct]}"
-                fail "$2 is not a HIT after a first request through the gateway"
-            }
-            ;;
-        spring)
-            [ "$(curl -s -o /dev/null -w '%{http_code}' --max-time 5 "$2")" = 200 ] ||
-                { show_logs "${server_log[$1]}"; fail "the Spring peer did not answer 200 for $2"; }
-            sleep 1.1
-            expect_hit "$1" "$2"
-            ;;
-        *) expect_hit "$1" "$2" ;;
-    esac
-}
-
-# ab -k speaks HTTP/1.0: it keeps a connection only when the answer says "Connection: keep-alive", and otherwise
-# reads until the server closes. An answer that does neither stalls ab until its 30 s timeout, so it is skipped.
-stalls_ab_keepalive() {
-    local url=$1 port path reply status=0
-    [[ $url =~ ^http://[^:/]+:([0-9]+)(/.*)$ ]] || fail "cannot parse $url"
-    port=${BASH_REMATCH[1]}
-    path=${BASH_REMATCH[2]}
-    curl -s -o /dev/null -D - --max-time 5 --http1.0 -H 'Connection: Keep-Alive' "$url" |
-        grep -qi '^connection: *keep-alive' && return 1
-    # shellcheck disable=SC2016 # $1 and $2 belong to the inner shell
-    reply=$(timeout 2 bash -c 'exec 3<>"/dev/tcp/127.0.0.1/$1" &&
-        printf "GET %s HTTP/1.0\r\nHost: 127.0.0.1\r\nConnection: Keep-Alive\r\n\r\n" "$2" >&3 && cat <&3' \
-        _ "$port" "$path") || status=$?
-    [ -n "$reply" ] && [ $status -eq 124 ]
-}
-
-# --- measuring ------------------------------------------------------------------------------------------------
-
-# fresh_base: where the next run of fresh-ids.lua starts counting, far above every id an earlier run asked for.
-fresh_base() {
-    fresh_runs=$((fresh_runs + 1))
-    fresh_from=$((fresh_runs * 100000000000))
-}
-
-# run_tool OUTPUT TOOL URL FRESH [SECONDS]: one run of ab, ab -k or wrk (for SECONDS, 1 in a quick run), its output
-# in OUTPUT. FRESH=yes has wrk ask for a fresh id per request, from a range of ids of this run's own.
-run_tool() {
-    local output=$1 tool=$2 url=$3 fresh=$4 seconds=${5:-2} ab_args=(-n 10000) script=()
-    if $quick; then ab_args=(-t "$quick_seconds" -n 1000); fi
-    if [ "$fresh" = yes ]; then
-        fresh_base
-        script=(-s "$bench/fresh-ids.lua" "$url" -- "$fresh_from")
-    else
-        script=("$url")
-    fi
-    case $tool in
-        ab) ab -q "${ab_args[@]}" -c "$concurrency" "$url" ;;
-        ab-k) ab -q -k "${ab_args[@]}" -c "$concurrency" "$url" ;;
-        wrk) wrk -t2 -c"$concurrency" -d"${seconds}s" --latency "${script[@]}" ;;
-    esac >"$output" 2>&1 || { cat "$output" >&2; fail "$tool failed on $url"; }
-}
-
-# checked LABEL SERVER TOOL OUTPUT: prints the measurement's line; fails with the server's log if it had errors.
-checked() {
-    python3 "$bench/report.py" check "$3" "$4" || {
-        show_logs "${server_log[$2]}" "${server_log[direct]}"
-        fail "$1 ($3): errors or no result, see above"
-    }
-}
-
-# until_steady ID LABEL SERVER URL FRESH: wrk in windows until the last few are within report.py's tolerance of each
-# other (report.py steady) or the cap is reached (one 1 s window in a quick run), each window checked. The last window is the
-# measurement: out/ID.wrk.txt, with the CPU time and peak RSS of the servers during it. steady.tsv gets the case's
-# windows: ID, LABEL, steady|cap|quick, seconds measured, requests/s of each window.
-until_steady() {
-    local id=$1 label=$2 server=$3 url=$4 fresh=$5 output="out/$1.wrk.txt" seconds=0 windows=() status cpu
-    local window=$work/out/$1.window.txt rps length=$window_seconds
-    if $quick; then length=$quick_seconds; fi
-    while :; do
-        reset_peak_rss
-        cpu=$(record_cpu "$id" before)
-        run_tool "$window" wrk "$url" "$fresh" "$length"
-        cpu+=$'\n'$(record_cpu "$id" after)
-        checked "$label" "$server" wrk "$window" >/dev/null
-        rps=$(python3 "$bench/report.py" rps wrk "$window")
-        windows+=("$rps")
-        if $quick; then seconds=$quick_seconds status=quick; break; fi
-        seconds=$((seconds + window_seconds))
-        if python3 "$bench/report.py" steady "${windows[@]}"; then
-            status=steady
-            break
-        fi
-        if [ "$seconds" -ge "$steady_cap_seconds" ]; then status=cap; break; fi
-        log "$label: $rps requests/s in the last ${window_seconds} s, not steady yet"
-    done
-    mv "$window" "$work/$output"
-    printf '%s\n' "$cpu" >>"$work/cpu.tsv"
-    record_rss "$id"
-    checked "$label" "$server" wrk "$work/$output"
-    local IFS=,
-    printf '%s\t%s\t%s\t%s\t%s\n' "$id" "$label" "$status" "$seconds" "${windows[*]}" >>"$work/steady.tsv"
-}
-
-# measure_steady ID LABEL SERVER URL FRESH: until_steady, recorded as the case's wrk measurement.
-measure_steady() {
-    until_steady "$@"
-    printf '%s\t%s\t%s\t%s\n' "$1" "$2" wrk "out/$1.wrk.txt" >>"$work/measurements.tsv"
-}
-
-# measure ID LABEL SERVER TOOL URL: one measurement with ab or ab -k, checked and recorded.
-measure() {
-    local id=$1 label=$2 server=$3 tool=$4 url=$5 output="out/$1.$4.txt"
-    local name=${tool/ab-k/ab -k}
-    if [ "$tool" = ab-k ] && stalls_ab_keepalive "$url"; then
-        printf '%s\t%s\t%s\t-\n' "$id" "$label" "$name" >>"$work/measurements.tsv"
-        log "$label: ab -k skipped: the server neither keeps the HTTP/1.0 connection alive nor closes it"
-        return
-    fi
-    run_tool "$work/$output" "$tool" "$url" no
-    checked "$label" "$server" "$name" "$work/$output"
-    printf '%s\t%s\t%s\t%s\n' "$id" "$label" "$name" "$output" >>"$work/measurements.tsv"
 }
 
 # target_of SERVER ASKS PAYLOAD: the URL a case asks.
@@ -514,9 +282,14 @@ target_of() {
     esac
 }
 
-# selected ID SERVER: whether this run measures the case.
+# runnable SERVER: whether the machine has what the server needs.
+runnable() {
+    [ "${server_needs[$1]}" = - ] || ${installed[${server_needs[$1]}]}
+}
+
+# selected ID SERVER: whether this run measures the case: BENCH_CASES names it, and its server can run.
 selected() {
-    [[ -n $1 && $1 != \#* && $1 =~ $BENCH_CASES ]] && ! { [[ $2 == nginx-* ]] && ! $nginx_available; }
+    [[ -n $1 && $1 != \#* && $1 =~ $BENCH_CASES ]] && runnable "$2"
 }
 
 # each_case COMMAND: runs COMMAND ID LABEL SERVER ASKS TOOLS URL for every case and payload, in order.
@@ -534,10 +307,8 @@ each_case() {
 # paired_rounds: each pair of selected cases, for each payload, in rounds of one wrk window per side, alternating
 # which side goes first. paired.tsv gets NUMERATOR-ID, DENOMINATOR-ID and each side's requests/s, one per round.
 paired_rounds() {
-    local payload a b round side server asks rps url fresh window=$work/out/paired.txt length=$window_seconds
-    local rounds=$paired_rounds
+    local payload a b round side server asks url rps window=$work/out/paired.txt
     local -A asked rounds_rps
-    if $quick; then length=$quick_seconds rounds=1; fi
     for payload in "${payloads[@]}"; do
         while read -r -u 3 a b; do
             [ -n "$a" ] || continue
@@ -545,14 +316,13 @@ paired_rounds() {
             for side in "$a" "$b"; do
                 read -r _ server asks _ < <(grep -E "^${side}[[:space:]]" <<<"$cases")
                 selected "$side" "$server" || continue 2
-                asked[$side]="$server $asks"
+                asked[$side]="$server $asks $(target_of "$server" "$asks" "$payload")"
             done
-            log "alternating $a and $b, $payload: $rounds rounds"
+            log "alternating $a and $b, $payload: $paired_rounds rounds"
             rounds_rps=([$a]="" [$b]="")
-            for ((round = 0; round <= rounds; round++)); do
+            for ((round = 0; round <= paired_rounds; round++)); do
                 for side in $( ((round % 2)) && echo "$b $a" || echo "$a $b"); do
-                    read -r server asks <<<"${asked[$side]}"
-                    url=$(target_of "$server" "$asks" "$payload")
+                    read -r server asks url <<<"${asked[$side]}"
                     # Round 0 only primes: the cases' misses since the hit cases may have evicted their items.
                     # The rounds alternate which side goes first, and check that a hit still hits.
                     if ((round == 0)); then
@@ -560,17 +330,14 @@ paired_rounds() {
                         continue
                     fi
                     if [ "$asks" = cached ]; then expect_hit "$server" "$url"; fi
-                    fresh=no
-                    if [ "$asks" = fresh ]; then fresh=yes; fi
-                    run_tool "$window" wrk "$url" "$fresh" "$length"
-                    checked "$side, $payload (paired)" "$server" wrk "$window" >/dev/null
-                    rps=$(python3 "$bench/report.py" rps wrk "$window")
+                    run_tool "$window" wrk "$url" "$asks" "$window_seconds"
+                    rps=$(checked "$side, $payload (paired)" "$server" wrk "$window" rps)
                     rounds_rps[$side]+="${rounds_rps[$side]:+,}$rps"
                 done
             done
             for side in "$a" "$b"; do
-                read -r server asks <<<"${asked[$side]}"
-                if [ "$asks" = cached ]; then expect_hit "$server" "$(target_of "$server" "$asks" "$payload")"; fi
+                read -r server asks url <<<"${asked[$side]}"
+                if [ "$asks" = cached ]; then expect_hit "$server" "$url"; fi
             done
             printf '%s\t%s\t%s\t%s\n' "$a-$payload" "$b-$payload" "${rounds_rps[$a]}" "${rounds_rps[$b]}" \
                 >>"$work/paired.tsv"
@@ -584,42 +351,23 @@ prime_case() {
 }
 
 measure_case() {
-    local id=$1 label=$2 server=$3 asks=$4 tools=$5 target=$6 tool
+    local id=$1 label=$2 server=$3 asks=$4 tools=$5 target=$6 tool shown=$6
     if [ "$asks" = fresh ]; then
         # Every request asks for an id nobody asked for before: the server looks it up, misses, asks the backend
         # and stores the answer. Only wrk runs a script per request.
         [ "$tools" = wrk ] || fail "case $id: a fresh id per request needs wrk alone"
-        log "$label: $target<fresh id>"
-        measure_steady "$id" "$label" "$server" "$target" yes
-        return
+        shown+='<fresh id>'
     fi
-    log "$label: $target"
+    log "$label: $shown"
     if [ "$asks" = cached ]; then expect_hit "$server" "$target"; fi
     # wrk first: once it is steady, the server is warm for ab too.
-    if [[ ,$tools, == *,wrk,* ]]; then measure_steady "$id" "$label" "$server" "$target" no; fi
-    for tool in ${tools//,/ }; do
-        if [ "$tool" != wrk ]; then measure "$id" "$label" "$server" "$tool" "$target"; fi
+    for tool in wrk ab ab-k; do
+        if [[ ,$tools, == *,$tool,* ]]; then measure "$id" "$label" "$server" "$tool" "$target" "$asks"; fi
     done
     if [ "$asks" = cached ]; then expect_hit "$server" "$target"; fi
 }
 
 # --- the warm-up ----------------------------------------------------------------------------------------------
-
-# await_ready URL PID LOGFILE: waits, asking every 50 ms, until a gateway's readiness probe at URL says UP.
-await_ready() {
-    local deadline=$((SECONDS + jvm_start_seconds))
-    until curl -fs -o /dev/null --max-time 1 "$1"; do
-        if ! kill -0 "$2" 2>/dev/null; then
-            show_logs "$3"
-            fail "what should answer $1 exited before it was ready"
-        fi
-        if [ "$SECONDS" -ge "$deadline" ]; then
-            show_logs "$3"
-            fail "no readiness from $1 within $jvm_start_seconds s"
-        fi
-        sleep 0.05
-    done
-}
 
 # warm_up NAME LABEL COMMAND...: starts a cold gateway with COMMAND on the warm-up ports and, as soon as its
 # readiness probe says UP, sends it real misses for warm_up_seconds, counted second by second (per-second.lua);
@@ -633,14 +381,14 @@ warm_up() {
     started=$(date +%s%N)
     spawn "${server_log[warm-up]}" "$@"
     pid=$spawned
-    await_ready "http://127.0.0.1:$WARM_UP_MANAGEMENT_PORT/actuator/health/readiness" "$pid" "${server_log[warm-up]}"
+    # Asked every 50 ms: start to ready is one of the figures.
+    await_every=0.05 await "http://127.0.0.1:$WARM_UP_MANAGEMENT_PORT/actuator/health/readiness" "$jvm_start_seconds" \
+        "$pid" "${server_log[warm-up]}"
     ready=$((($(date +%s%N) - started) / 1000000))
     log "warm-up ($label): ready after $ready ms; real misses for $warm_up_seconds s"
-    fresh_base
-    wrk -t2 -c"$concurrency" -d"${warm_up_seconds}s" --latency -s "$bench/per-second.lua" "$url" -- "$fresh_from" \
-        >"$work/$output" 2>&1 || { cat "$work/$output" >&2; fail "wrk failed on $url"; }
+    run_tool "$work/$output" wrk "$url" fresh "$warm_up_seconds" per-second.lua
     checked "warm-up ($label)" warm-up wrk "$work/$output"
-    until_steady "warm-up-$name" "warm-up ($label), steady" warm-up "$url" yes
+    until_steady "warm-up-$name" "warm-up ($label), steady" warm-up "$url" fresh
     printf '%s\t%s\t%s\t%s\t%s\n' "$name" "$label" "$ready" "$output" "warm-up-$name" >>"$work/warm-up.tsv"
     case $name in image-*) docker stop -t 10 "bench-warm-up-$$" >/dev/null 2>&1 || true ;; esac
     stop_all "$pid"
@@ -650,19 +398,16 @@ warm_up() {
 # The warm-up case for the jar, and for each gateway image when Docker is usable: the image as deployed, with the
 # limits of docker-compose.yml and the Kubernetes manifests (2 CPUs, 768 MB), on the host's network.
 warm_up_all() {
-    local java_opts image index=0
-    read -ra java_opts <<<"$GATEWAY_JAVA_OPTS"
-    local args=(--server.address=127.0.0.1 --server.port="$WARM_UP_PORT"
-        --management.server.address=127.0.0.1 --management.server.port="$WARM_UP_MANAGEMENT_PORT"
-        --comments-service.uri="${server_url[direct]}" --memcached.servers="127.0.0.1:$MEMCACHED_PORT")
+    local image index=0
     [[ warm-up =~ $BENCH_CASES ]] || return 0
+    app_settings "$WARM_UP_PORT" "$WARM_UP_MANAGEMENT_PORT" memcached
     warm_up jar "jar, Java $("$GATEWAY_JAVA" -version 2>&1 | head -n 1 | cut -d'"' -f2)" \
-        "$GATEWAY_JAVA" "${java_opts[@]}" -jar "$gateway_jar" "${args[@]}"
+        "$GATEWAY_JAVA" "${gateway_java_opts[@]}" -jar "$gateway_jar" "${settings[@]}"
     $docker_available || return 0
     for image in $WARM_UP_IMAGES; do
         index=$((index + 1))
         warm_up "image-$index" "image $image" docker run --rm --name "bench-warm-up-$$" --network host --cpus 2 \
-            --memory 768m "$image" "${args[@]}"
+            --memory 768m "$image" "${settings[@]}"
     done
 }
 
@@ -674,7 +419,7 @@ record_setup() {
     setup memory "$(grep -m 1 '^MemTotal:' /proc/meminfo)"
     setup java "$(java -version 2>&1 | head -n 1)"
     setup memcached "$(memcached -V)"
-    setup nginx "$(if $nginx_available; then nginx -v 2>&1; fi)"
+    setup nginx "$(if ${installed[nginx]}; then nginx -v 2>&1; fi)"
     setup ab "$(ab -V | head -n 1)"
     setup wrk "$(wrk -v 2>&1 | head -n 1)"
     setup gateway_java "$("$GATEWAY_JAVA" -version 2>&1 | head -n 1)"
@@ -691,7 +436,7 @@ record_setup() {
 }
 
 report() {
-    local name title dir subtitle
+    local name title dir
     name="$(date -u +%F)-$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)"
     if $quick; then
         # A quick run is a smoke test; its numbers do not belong next to the full runs.
@@ -708,22 +453,7 @@ report() {
     setup load_after "$(cut -d' ' -f1-3 /proc/loadavg)"
     setup seconds "$((SECONDS - started_at))"
     python3 "$bench/report.py" markdown "$work" >"$dir/$name.md"
-    if $gnuplot_available; then
-        subtitle="$title: the load generator shares the $(nproc) cores, compare within this run only"
-        # A run of the warm-up alone (BENCH_CASES) has no case to chart, and must not replace latest.png.
-        if [ -s "$work/measurements.tsv" ]; then
-            python3 "$bench/report.py" chart "$work" >"$work/chart.tsv"
-            gnuplot -e "datafile='$work/chart.tsv'; outfile='$dir/$name.png'; subtitle='$subtitle'" \
-                "$bench/chart.gp" || log "gnuplot failed: no chart"
-            if ! $quick && [ -f "$dir/$name.png" ]; then cp "$dir/$name.png" "$dir/latest.png"; fi
-        fi
-        if [ -s "$work/warm-up.tsv" ]; then
-            python3 "$bench/report.py" warm-up-chart "$work" >"$work/warm-up-chart.tsv"
-            gnuplot -e "datafile='$work/warm-up-chart.tsv'; outfile='$dir/$name-warm-up.png'; subtitle='$subtitle';
-                columns=$(head -n 1 "$work/warm-up-chart.tsv" | awk -F'\t' '{ print NF }')" "$bench/warm-up.gp" ||
-                log "gnuplot failed: no warm-up chart"
-        fi
-    fi
+    if $gnuplot_available; then draw_charts "$dir" "$name" "$title"; fi
     printf '\n'
     cat "$dir/$name.md"
     printf '\nwritten: %s\n' "$dir/$name.md"
@@ -740,11 +470,12 @@ main() {
     comments_jar=$(jar_of comments-service)
     gateway_jar=$(jar_of gateway)
     build_spring_peer
-    if $quick; then warm_up_seconds=5 payloads=(single); fi
-    local ports=("$MEMCACHED_PORT" "$COMMENTS_PORT" "$GATEWAY_PORT" "$MANAGEMENT_PORT" "$NEAR_CACHE_PORT"
-        "$NEAR_CACHE_MANAGEMENT_PORT" "$HTTP_ITEMS_PORT" "$HTTP_ITEMS_MANAGEMENT_PORT" "$SPRING_PEER_PORT"
-        "$SPRING_PEER_MANAGEMENT_PORT" "$WARM_UP_PORT" "$WARM_UP_MANAGEMENT_PORT") port
-    if $nginx_available; then ports+=("$NGINX_PORT" "$NGINX_KEEPALIVE_PORT"); fi
+    if $quick; then warm_up_seconds=5 payloads=(single) window_seconds=$quick_seconds paired_rounds=1; fi
+    local server port ports=("$MEMCACHED_PORT" "$MANAGEMENT_PORT" "$NEAR_CACHE_MANAGEMENT_PORT"
+        "$HTTP_ITEMS_MANAGEMENT_PORT" "$SPRING_PEER_MANAGEMENT_PORT" "$WARM_UP_MANAGEMENT_PORT")
+    for server in "${!server_url[@]}"; do
+        if runnable "$server"; then ports+=("${server_url[$server]##*:}"); fi
+    done
     for port in "${ports[@]}"; do
         port_free "$port" || fail "port $port is in use; set the *_PORT variables to free ports"
     done
@@ -760,6 +491,8 @@ main() {
 
     each_case prime_case
     each_case measure_case
+    # Cases that run a script of their own rather than a row of the table go here: every server is up and every
+    # cached path primed, and lib.sh's measure, checked and recorded put their results where the report reads them.
     paired_rounds
     warm_up_all
     report
