@@ -142,15 +142,14 @@ while read -r server port log hit needs; do
     server_hit[$server]=$hit
     server_needs[$server]=$needs
 done <<<"$servers"
-# Whether each command a server may need is there; ensure_tools finds out.
-declare -A installed=([nginx]=false)
+# Whether each command the run can do without is there; ensure_tools finds out.
+declare -A installed=([nginx]=false [gnuplot]=false)
 
 quick=false
 # A quick run is a smoke test of every path: one short window each keeps CI's share of it small.
 quick_seconds=1
 # The payloads each case is measured with; a quick run takes the single comment only, which runs the same paths.
 payloads=(single collection)
-gnuplot_available=false
 docker_available=false
 # Processes whose CPU time is read around each wrk measurement, "name pid", in the report's column order; and those
 # whose peak RSS is (nginx has several processes: left out).
@@ -186,6 +185,12 @@ note() {
 
 # --- set-up ---------------------------------------------------------------------------------------------------
 
+# optional COMMAND PACKAGE WITHOUT: installed[COMMAND] if COMMAND is there or PACKAGE installs it; else notes what
+# the run does WITHOUT it.
+optional() {
+    if need "$1" "$2"; then installed[$1]=true; else note "$1 is not available: $3"; fi
+}
+
 ensure_tools() {
     need curl curl
     need memcached memcached
@@ -193,12 +198,8 @@ ensure_tools() {
     need wrk wrk
     need python3 python3
     command -v java >/dev/null || fail "java is missing (a JDK 17)"
-    if need nginx nginx; then installed[nginx]=true; else note "nginx is not available: its cases are skipped"; fi
-    if need gnuplot gnuplot-nox; then
-        gnuplot_available=true
-    else
-        note "gnuplot is not available: no chart is drawn"
-    fi
+    optional nginx nginx "its cases are skipped"
+    optional gnuplot gnuplot-nox "no chart is drawn"
     if [ "$WARM_UP_IMAGES" = none ]; then
         WARM_UP_IMAGES=
     elif docker info >/dev/null 2>&1; then
@@ -438,14 +439,9 @@ record_setup() {
 report() {
     local name title dir
     name="$(date -u +%F)-$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)"
-    if $quick; then
-        # A quick run is a smoke test; its numbers do not belong next to the full runs.
-        dir="$work/results"
-        title="Benchmark $name (quick)"
-    else
-        dir="$bench/results"
-        title="Benchmark $name"
-    fi
+    dir=$bench/results title="Benchmark $name"
+    # A quick run is a smoke test; its numbers do not belong next to the full runs.
+    if $quick; then dir=$work/results title+=" (quick)"; fi
     mkdir -p "$dir"
     record_rss -
     memcached_ask "$MEMCACHED_PORT" stats >"$work/memcached-stats.txt" || true
@@ -453,7 +449,7 @@ report() {
     setup load_after "$(cut -d' ' -f1-3 /proc/loadavg)"
     setup seconds "$((SECONDS - started_at))"
     python3 "$bench/report.py" markdown "$work" >"$dir/$name.md"
-    if $gnuplot_available; then draw_charts "$dir" "$name" "$title"; fi
+    if ${installed[gnuplot]}; then draw_charts "$dir" "$name" "$title"; fi
     printf '\n'
     cat "$dir/$name.md"
     printf '\nwritten: %s\n' "$dir/$name.md"
