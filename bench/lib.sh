@@ -51,6 +51,21 @@ start_nginx() {
     await "${server_url[$name]}${payload_path[single]}/no_cache" "$jvm_start_seconds" "$spawned" "${server_log[$name]}"
 }
 
+# start_varnish PORT: varnishd in the foreground, caching in memory in front of comments-service as
+# bench/varnish.vcl.template says. Its working dir (shared memory log, compiled VCL) is its own under the run's, so
+# nothing of a system Varnish is used; started as root, it runs as Debian's unprivileged varnish and vcache users.
+start_varnish() {
+    local dir=$work/varnish
+    mkdir -p "$dir"
+    render varnish.vcl.template "$1" "$dir/varnish.vcl"
+    log "starting varnish on $1"
+    spawn "${server_log[varnish]}" varnishd -F -n "$dir/workdir" -a "127.0.0.1:$1" -f "$dir/varnish.vcl" \
+        -s malloc,256m
+    # Its manager and the cache process it forks, counted together as nginx's master and workers are.
+    measured+=("varnish $spawned")
+    await "${server_url[varnish]}${payload_path[single]}/no_cache" "$jvm_start_seconds" "$spawned" "${server_log[varnish]}"
+}
+
 # --- hits -----------------------------------------------------------------------------------------------------
 
 # not_a_hit SERVER URL: succeeds, printing why, if URL's answer is not a hit by SERVER's rule (the servers table's,
@@ -121,7 +136,7 @@ reset_peak_rss() {
 }
 
 # record_cpu CASE before|after: the user plus system CPU time, in clock ticks, of each measured process and its
-# children (nginx's workers), as lines of cpu.tsv on stdout.
+# children (nginx's workers, varnishd's cache process), as lines of cpu.tsv on stdout.
 record_cpu() {
     local entry name pid children child ticks stat
     for entry in "${measured[@]}"; do
@@ -129,7 +144,8 @@ record_cpu() {
         mapfile -t children < <(pgrep -P "$pid" || true)
         ticks=0
         for child in "$pid" "${children[@]}"; do
-            # The command names here (java, nginx, memcached) have no blanks, so the fields split on them.
+            # The command names here (java, nginx, memcached, varnishd, cache-main) have no blanks, so the fields
+            # split on them.
             read -ra stat 2>/dev/null <"/proc/$child/stat" || continue
             ticks=$((ticks + stat[13] + stat[14]))
         done

@@ -39,6 +39,7 @@ RATIOS = (
     ("gateway hit / direct miss", "gateway-hit", "direct-miss"),
     ("gateway hit / nginx hit (keepalive)", "gateway-hit", "nginx-keepalive-hit"),
     ("gateway hit / nginx hit (article)", "gateway-hit", "nginx-hit"),
+    ("gateway hit / varnish hit", "gateway-hit", "varnish-hit"),
     ("gateway hit (near-cache) / nginx hit (keepalive)", "gateway-near-hit", "nginx-keepalive-hit"),
     ("gateway hit (http item) / gateway hit", "gateway-http-hit", "gateway-hit"),
     ("gateway hit (http item, 2 tags) / untagged", "gateway-http-hit", "gateway-http-untagged-hit"),
@@ -57,6 +58,7 @@ TARGETS = (
     ("gateway pass-through / spring pass-through", "gateway-pass", "spring-pass", 0.95),
     ("gateway miss (real) / gateway pass-through", "gateway-real-miss", "gateway-pass", 0.85),
     ("gateway hit / nginx hit (keepalive)", "gateway-hit", "nginx-keepalive-hit", 0.8),
+    ("gateway hit / varnish hit", "gateway-hit", "varnish-hit", 0.9),
     # At most 15% more of the machine's CPU per tagged hit: the load generator and memcached take their share of
     # both, so this holds the gateway to a little less.
     ("gateway hit (http item, 2 tags) / untagged", "gateway-http-hit", "gateway-http-untagged-hit", 0.87),
@@ -70,8 +72,8 @@ READY_MOST_SECONDS = 60
 
 
 INTRO = """\
-The load generator (ab, wrk) shares this machine's {cores} cores with memcached, comments-service, the gateway and
-nginx, so the absolute numbers say little about any of them alone: compare ratios within this run only.
+The load generator (ab, wrk) shares this machine's {cores} cores with memcached, comments-service, the gateway,
+nginx and Varnish, so the absolute numbers say little about any of them alone: compare ratios within this run only.
 
 `ab -c {concurrency}` opens a new connection per request, as the article's run did; `ab -k` keeps connections
 alive; `wrk -t2 -c{concurrency} --latency` keeps them alive too. Latencies are in milliseconds (ab rounds them to
@@ -83,7 +85,8 @@ CPU_INTRO = """\
 User plus system time each process spent, divided by the requests wrk completed: what a request costs
 each process, whoever else shares the cores. It counts every thread, the JIT compiler and the garbage
 collector included, and a process that is not saturated spends somewhat more per request (fewer
-requests per wake-up). nginx is both of its instances together.
+requests per wake-up). nginx is both of its instances together, masters and workers; varnish is varnishd's manager
+and its cache process.
 
 """
 
@@ -531,6 +534,9 @@ def setup_section(run):
     cpu = _after_colon(s.get("cpu", "")) or "unknown CPU"
     memory = f"{_number(s['memory'].split()[1]) / 1048576:.0f} GiB"
     nginx = re.sub(r".*: ", "", s["nginx"]) if s.get("nginx") else "no nginx"
+    # A run from before Varnish was a peer did not record it at all.
+    varnish = "" if "varnish" not in s else ", " + (
+        re.sub(r".*\(varnish-([^ ]*) .*", r"varnish \1", s["varnish"]) if s["varnish"] else "no varnish")
     ab = s["ab"].split()[4]
     wrk = " ".join(s["wrk"].split()[:2])
     mode = (f"quick (about {quick_window(run)} s per measurement, no warm-up)" if s["quick"] == "true"
@@ -543,7 +549,7 @@ def setup_section(run):
         f" (near-cache gateway: `{s['near_cache_args']}`"
         + (f"; whole-answers gateway: `{s['http_items_args']}`" if s.get("http_items_args") else "") + ")",
         f"- comments-service JVM flags: `{s.get('comments_java_opts') or 'none'}`",
-        f"- memcached {s['memcached'].split()[1]}, {nginx}, ab {ab}, {wrk}",
+        f"- memcached {s['memcached'].split()[1]}, {nginx}{varnish}, ab {ab}, {wrk}",
         f"- mode: {mode}; took {s['seconds']} s",
     ]) + "\n"
 
@@ -624,7 +630,15 @@ def _from_memcached(headers, _now):
     return None if "cache-control" not in headers else "it has Cache-Control: nginx's @fallback answered it"
 
 
-HIT_RULES = {"x-cache": _x_cache, "stored-date": _stored_date, "no-cache-control": _from_memcached}
+def _x_varnish(headers, _now):
+    # Varnish's X-Varnish names the request, and on a hit also the request that stored the object. Age would say
+    # it as well, but only once the object is a second old.
+    value = headers.get("x-varnish")
+    return None if value and len(value.split()) == 2 else f"X-Varnish is {value or 'missing'}, not a hit's two ids"
+
+
+HIT_RULES = {"x-cache": _x_cache, "stored-date": _stored_date, "no-cache-control": _from_memcached,
+             "x-varnish": _x_varnish}
 
 
 def not_a_hit(rule, head, now):

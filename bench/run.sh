@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Reproduces the nginx + memcached article's table on this machine: comments-service answering a miss, the gateway
-# answering a miss and a hit, and nginx's memcached_pass answering the same hit, measured with ab as the article did,
-# ab with keep-alive, and wrk. See bench/README.md.
+# answering a miss and a hit, and nginx's memcached_pass and Varnish answering the same hit, measured with ab as the
+# article did, ab with keep-alive, and wrk. See bench/README.md.
 #
 #   bench/run.sh           full run, writes bench/results/<date>-<commit>.md and .png
 #   bench/run.sh --quick   one 1 s window per measurement, results under bench/.work/ (CI runs this)
@@ -30,6 +30,7 @@ SPRING_PEER_PORT=${SPRING_PEER_PORT:-28088}
 SPRING_PEER_MANAGEMENT_PORT=${SPRING_PEER_MANAGEMENT_PORT:-28089}
 WARM_UP_PORT=${WARM_UP_PORT:-28090}
 WARM_UP_MANAGEMENT_PORT=${WARM_UP_MANAGEMENT_PORT:-28091}
+VARNISH_PORT=${VARNISH_PORT:-28092}
 
 # The gateways (and the Spring peer, for a like comparison) run as the image runs the gateway: its Java (25, where
 # the machine has Temurin's) and its flags, with the heap its 768 MB limit gives (60%). comments-service keeps a
@@ -75,7 +76,7 @@ steady_cap_seconds=120
 # nginx's, whose hits read the items the gateway stored. The near-cache gateway serves misses before its hits, as a
 # real one does, which fills its near-cache to its bound. Columns:
 #   server   what answers: comments-service (direct), a gateway (http-items: one that stores whole answers), the
-#            Spring peer (a plain Spring Cloud Gateway with LocalResponseCache), or one of the two nginx
+#            Spring peer (a plain Spring Cloud Gateway with LocalResponseCache), one of the two nginx, or Varnish
 #   asks     no_cache: the payload's /no_cache path, which no gateway looks up (a miss for comments-service, the
 #                      pass-through for a gateway);
 #            cached:   the payload's path, a hit, checked before and after the measurement;
@@ -98,6 +99,7 @@ gateway-near-hit        near-cache       cached    ab,ab-k,wrk   gateway hit (ne
 nginx-hit               nginx-article    cached    ab,ab-k,wrk   nginx hit (article)
 nginx-keepalive-hit     nginx-keepalive  cached    ab,ab-k,wrk   nginx hit (keepalive)
 nginx-keepalive-miss    nginx-keepalive  fresh     wrk           nginx miss (keepalive, fresh ids)
+varnish-hit             varnish          cached    ab,ab-k,wrk   varnish hit
 '
 # Ratios also measured in alternating rounds, after every case has run: numerator and denominator case ids. Two
 # cases run minutes apart meet their JVMs at different stages of the JIT's work and the machine at another load, so
@@ -107,6 +109,7 @@ pairs='
 gateway-pass       spring-pass
 gateway-real-miss  gateway-pass
 gateway-hit        nginx-keepalive-hit
+gateway-hit        varnish-hit
 gateway-http-hit   gateway-http-untagged-hit
 '
 paired_rounds=6
@@ -120,7 +123,8 @@ declare -A fresh_prefix=([single]=/api/v1/comments/ [collection]=/api/v1/comment
 #   port    the variable that holds its port on 127.0.0.1
 #   log     under the work dir: shown when its case fails
 #   hit     how an answer of its cache is told from a miss (report.py's HIT_RULES): X-Cache: HIT, a Date at least
-#           a second old (LocalResponseCache replays the stored answer's), no Cache-Control (nginx's memcached_pass)
+#           a second old (LocalResponseCache replays the stored answer's), no Cache-Control (nginx's memcached_pass),
+#           two ids in X-Varnish (the request's and the one that stored the object)
 #   needs   a command the run may lack (then the server's cases are skipped), or -
 servers='
 # server          port                  log                              hit               needs
@@ -133,6 +137,7 @@ spring            SPRING_PEER_PORT      spring-peer.log                  stored-
 warm-up           WARM_UP_PORT          warm-up.log                      -                 -
 nginx-article     NGINX_PORT            nginx-article/logs/error.log     no-cache-control  nginx
 nginx-keepalive   NGINX_KEEPALIVE_PORT  nginx-keepalive/logs/error.log   no-cache-control  nginx
+varnish           VARNISH_PORT          varnish/varnishd.log             x-varnish         varnishd
 '
 declare -A server_url server_log server_hit server_needs server_pid
 while read -r server port log hit needs; do
@@ -143,7 +148,7 @@ while read -r server port log hit needs; do
     server_needs[$server]=$needs
 done <<<"$servers"
 # Whether each command the run can do without is there; ensure_tools finds out.
-declare -A installed=([nginx]=false [gnuplot]=false)
+declare -A installed=([nginx]=false [varnishd]=false [gnuplot]=false)
 
 quick=false
 # A quick run is a smoke test of every path: one short window each keeps CI's share of it small.
@@ -152,7 +157,7 @@ quick_seconds=1
 payloads=(single collection)
 docker_available=false
 # Processes whose CPU time is read around each wrk measurement, "name pid", in the report's column order; and those
-# whose peak RSS is (nginx has several processes: left out).
+# whose peak RSS is (nginx and Varnish have several processes: left out).
 measured=()
 rss_watched=()
 # Each run of fresh-ids.lua gets a range of ids of its own (run_tool).
@@ -199,6 +204,7 @@ ensure_tools() {
     need python3 python3
     command -v java >/dev/null || fail "java is missing (a JDK 17)"
     optional nginx nginx "its cases are skipped"
+    optional varnishd varnish "its cases are skipped"
     optional gnuplot gnuplot-nox "no chart is drawn"
     if [ "$WARM_UP_IMAGES" = none ]; then
         WARM_UP_IMAGES=
@@ -271,6 +277,7 @@ start_servers() {
         start_nginx nginx-article "$NGINX_PORT"
         start_nginx nginx-keepalive "$NGINX_KEEPALIVE_PORT"
     fi
+    if runnable varnish; then start_varnish "$VARNISH_PORT"; fi
 }
 
 # target_of SERVER ASKS PAYLOAD: the URL a case asks.
@@ -421,6 +428,7 @@ record_setup() {
     setup java "$(java -version 2>&1 | head -n 1)"
     setup memcached "$(memcached -V)"
     setup nginx "$(if ${installed[nginx]}; then nginx -v 2>&1; fi)"
+    setup varnish "$(if ${installed[varnishd]}; then varnishd -V 2>&1 | head -n 1; fi)"
     setup ab "$(ab -V | head -n 1)"
     setup wrk "$(wrk -v 2>&1 | head -n 1)"
     setup gateway_java "$("$GATEWAY_JAVA" -version 2>&1 | head -n 1)"

@@ -296,6 +296,56 @@ class TargetsTests(unittest.TestCase):
         self.assertNotIn("## Targets", report.markdown(report.Run(directory)))
 
 
+class VarnishTests(unittest.TestCase):
+    """The quick run with a Varnish hit beside nginx's: the same outputs, recorded under the case varnish-hit."""
+
+    def setUp(self):
+        self.directory = Path(tempfile.mkdtemp())
+        self.addCleanup(shutil.rmtree, self.directory)
+        shutil.copytree(QUICK_RUN, self.directory, dirs_exist_ok=True)
+        with (self.directory / "measurements.tsv").open("a") as measurements:
+            for tool, name in (("ab", "ab"), ("ab -k", "ab-k"), ("wrk", "wrk")):
+                measurements.write(f"varnish-hit-single\tvarnish hit, single\t{tool}\t"
+                                   f"out/nginx-keepalive-hit-single.{name}.txt\n")
+        cpu = (self.directory / "cpu.tsv").read_text().splitlines(keepends=True)
+        # varnishd's manager with its cache process, read as one, as nginx's master with its workers is.
+        (self.directory / "cpu.tsv").write_text("".join(
+            cpu + [line.replace("nginx-keepalive-hit", "varnish-hit") for line in cpu
+                   if line.startswith("nginx-keepalive-hit-single\t")]
+            + ["varnish-hit-single\tbefore\tvarnish\t50\n", "varnish-hit-single\tafter\tvarnish\t250\n"]))
+        (self.directory / "paired.tsv").write_text("gateway-hit-single\tvarnish-hit-single\t900,950\t1000,1000\n")
+        with (self.directory / "setup.tsv").open("a") as setup:
+            setup.write("varnish\tvarnishd (varnish-7.1.1 revision 7cee1c581bead20e88d101ab3d72afb29f14d87a)\n")
+        self.recorded = full(self.directory)
+
+    def test_divides_the_gateways_hit_by_varnishs(self):
+        # The same outputs as nginx's with keepalive: the same ratios.
+        self.assertIn("| gateway hit / varnish hit | single | 0.12 | 0.08 | 0.09 |",
+                      report.ratios_table(self.recorded).splitlines())
+        self.assertIn("| gateway hit / varnish hit | single | 2 | 0.93 | 0.90-0.95 | 925 / 1000 |",
+                      report.paired_section(self.recorded).splitlines())
+
+    def test_holds_the_gateways_hit_to_nine_tenths_of_varnishs(self):
+        self.assertIn("| gateway hit / varnish hit, single | at least 0.90 | 0.09 | 0.93 | yes |",
+                      report.targets_section(self.recorded).splitlines())
+
+    def test_gives_varnishds_cpu_per_request(self):
+        names, cpu = self.recorded.cpu_per_request()
+        self.assertEqual(names[-1], "varnish")
+        # (250 - 50) ticks at 100 per second, over the 70,266 requests of the wrk output.
+        self.assertAlmostEqual(cpu["varnish-hit-single"]["varnish"], 200 * 10000 / 70266)
+        self.assertNotIn("varnish", cpu["nginx-keepalive-hit-single"])
+
+    def test_names_varnishs_version_in_the_set_up(self):
+        self.assertEqual(report.setup_section(self.recorded).splitlines()[5],
+                         "- memcached 1.6.18, nginx/1.22.1, varnish 7.1.1, ab 2.3, wrk debian/4.1.0-3+b2")
+        setup = self.directory / "setup.tsv"
+        setup.write_text("".join(line for line in setup.read_text().splitlines(keepends=True)
+                                 if not line.startswith("varnish\t")) + "varnish\t\n")
+        self.assertEqual(report.setup_section(report.Run(self.directory)).splitlines()[5],
+                         "- memcached 1.6.18, nginx/1.22.1, no varnish, ab 2.3, wrk debian/4.1.0-3+b2")
+
+
 class WarmUpTests(unittest.TestCase):
     """A warm-up of 12 s recorded beside the quick run: per-second counts, then the steady case's windows."""
 
@@ -408,6 +458,12 @@ class HitTests(unittest.TestCase):
         self.assertIsNone(report.not_a_hit("no-cache-control", head("Content-Type: application/json"), NOW))
         self.assertEqual(report.not_a_hit("no-cache-control", head("Cache-Control: public, max-age=3600"), NOW),
                          "it has Cache-Control: nginx's @fallback answered it")
+
+    def test_a_varnish_hit_names_two_requests_in_x_varnish(self):
+        self.assertIsNone(report.not_a_hit("x-varnish", head("X-Varnish: 32773 9", "Age: 0"), NOW))
+        self.assertEqual(report.not_a_hit("x-varnish", head("X-Varnish: 8", "Age: 0"), NOW),
+                         "X-Varnish is 8, not a hit's two ids")
+        self.assertEqual(report.not_a_hit("x-varnish", head("Age: 0"), NOW), "X-Varnish is missing, not a hit's two ids")
 
     def test_a_hit_is_a_200(self):
         self.assertEqual(report.not_a_hit("x-cache", head("X-Cache: HIT", status="HTTP/1.1 404 Not Found"), NOW),
