@@ -57,7 +57,7 @@ WARM_UP_WINDOW = 5
 TARGETS = (
     ("gateway pass-through / spring pass-through", "gateway-pass", "spring-pass", 0.95),
     ("gateway miss (real) / gateway pass-through", "gateway-real-miss", "gateway-pass", 0.85),
-    ("gateway hit / nginx hit (keepalive)", "gateway-hit", "nginx-keepalive-hit", 0.8),
+    ("gateway hit / nginx hit (keepalive)", "gateway-hit", "nginx-keepalive-hit", 0.9),
     ("gateway hit / varnish hit", "gateway-hit", "varnish-hit", 0.9),
     # At most 15% more of the machine's CPU per tagged hit: the load generator and memcached take their share of
     # both, so this holds the gateway to a little less.
