@@ -1,6 +1,6 @@
-# How bench/run.sh starts a peer, tells a hit, measures and checks a measurement, and reads what each process costs:
-# the mechanics under its cases. run.sh sources this after scripts/common.sh, and these functions read the run's
-# settings and tables from it ($bench, $work, $quick, $concurrency, the server_* tables, $measured, $rss_watched).
+# How bench/run.sh starts a gateway or a peer, tells a hit, measures and checks a measurement, reads what each
+# process costs and draws the charts: the mechanics under its tables. run.sh sources this after scripts/common.sh;
+# these functions read its globals ($work, $quick, the server_* tables and the like) as they are when called.
 # shellcheck shell=bash
 # shellcheck disable=SC2154 # the variables named above are run.sh's
 
