@@ -20,9 +20,9 @@ warm_seconds=${WARM_SECONDS:-60}
 connections=${CONNECTIONS:-50}
 threads=${THREADS:-1}
 path=${HIT_PATH:-/api/v1/comments/1}
-java=${GATEWAY_JAVA:-$(if [ -x /usr/lib/jvm/temurin-25-jdk-amd64/bin/java ]; then
-    echo /usr/lib/jvm/temurin-25-jdk-amd64/bin/java; else echo java; fi)}
-read -ra image_opts <<<"${GATEWAY_JAVA_OPTS--XX:+UseG1GC -Xmx460m -XX:TrimNativeHeapInterval=5000 -XX:+ExitOnOutOfMemoryError}"
+image_jvm
+java=$GATEWAY_JAVA
+read -ra image_opts <<<"$GATEWAY_JAVA_OPTS"
 memcached_port=31021 comments_port=31022 first_port=31030
 [ $# -ge 1 ] || fail "usage: $0 'name|java flags|settings[|jar]' ..."
 

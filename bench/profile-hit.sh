@@ -22,10 +22,10 @@ memcached_port=31011
 comments_port=31012
 gateway_port=31013
 management_port=31014
-java=${GATEWAY_JAVA:-$(if [ -x /usr/lib/jvm/temurin-25-jdk-amd64/bin/java ]; then
-    echo /usr/lib/jvm/temurin-25-jdk-amd64/bin/java; else echo java; fi)}
+image_jvm
+java=$GATEWAY_JAVA
 jfr_tool=$(dirname "$(readlink -f "$java")")/jfr
-read -ra java_opts <<<"${GATEWAY_JAVA_OPTS--XX:+UseG1GC -Xmx460m -XX:TrimNativeHeapInterval=5000 -XX:+ExitOnOutOfMemoryError}"
+read -ra java_opts <<<"$GATEWAY_JAVA_OPTS"
 read -ra extra_args <<<"${GATEWAY_ARGS:-}"
 work=$(mktemp -d)
 recording=${RECORDING:-$work/hit.jfr}
@@ -43,7 +43,8 @@ start_memcached "$memcached_port" 64 "$work/memcached.log"
 spawn "$work/comments.log" java -Xmx128m -XX:+UseSerialGC -jar "$comments_jar" --server.port="$comments_port" \
     --comments.max-age=3600s
 comments_pid=$spawned
-spawn "$work/gateway.log" "$java" "${java_opts[@]}" -jar "$gateway_jar" --server.port="$gateway_port" \
+# Deep stacks: a hit runs through some 100 frames of Reactor operators, and JFR keeps 64 by default.
+spawn "$work/gateway.log" "$java" "${java_opts[@]}" -XX:FlightRecorderOptions:stackdepth=256 -jar "$gateway_jar" --server.port="$gateway_port" \
     --management.server.port="$management_port" --memcached.servers="127.0.0.1:$memcached_port" \
     --comments-service.uri="http://127.0.0.1:$comments_port" "${extra_args[@]}"
 gateway_pid=$spawned
@@ -75,6 +76,28 @@ echo
 "$jfr_tool" view --width 160 hot-methods "$recording" | head -n 30
 echo
 "$jfr_tool" view --width 160 allocation-by-class "$recording" | head -n 25
+echo
+echo "Share of the CPU samples whose stack holds each part (inclusive; parts overlap):"
+"$jfr_tool" print --stack-depth 256 --events jdk.ExecutionSample "$recording" | python3 -c '
+import re, sys
+parts = [
+    ("the server observation (http.server.requests)", "io.micrometer.observation.SimpleObservation"),
+    ("Spring'"'"'s WebHandler: exchange, filter chain, errors", "HttpWebHandlerAdapter"),
+    ("the early hit (predicates, lookup, answer)", "EarlyHitFilter.filter"),
+    ("route predicates tried", "SyncPredicates"),
+    ("lookup sent to spymemcached'"'"'s queue", "PoolClient.enqueue"),
+    ("lookup completed on the event loop", "FutureBridge.complete"),
+    ("answer written (headers, body)", "CapturedResponseWriter.write"),
+    ("response encoding (Netty)", "HttpObjectEncoder"),
+    ("request decoding (Netty)", "HttpObjectDecoder"),
+    ("spymemcached I/O thread", "MemcachedConnection.run"),
+    ("meters (Micrometer core)", "io.micrometer.core"),
+]
+samples = sys.stdin.read().split("jdk.ExecutionSample {")[1:]
+for name, frame in parts:
+    share = sum(frame in s for s in samples) / max(len(samples), 1)
+    print(f"  {share:6.1%}  {name}")
+print(f"  ({len(samples)} samples)")'
 echo
 echo "Recording: $recording"
 if [ -z "${RECORDING:-}" ]; then cp "$recording" "/tmp/hit-$(date +%s).jfr" && echo "  copied to /tmp"; fi

@@ -32,13 +32,11 @@ WARM_UP_PORT=${WARM_UP_PORT:-28090}
 WARM_UP_MANAGEMENT_PORT=${WARM_UP_MANAGEMENT_PORT:-28091}
 VARNISH_PORT=${VARNISH_PORT:-28092}
 
-# The gateways (and the Spring peer, for a like comparison) run as the image runs the gateway: its Java (25, where
-# the machine has Temurin's) and its flags, with the heap its 768 MB limit gives (60%). comments-service keeps a
-# small bounded heap with the serial collector: without flags the JVM sizes its heap from the machine's memory and
-# peaks near 370 MB under this load; see bench/README.md for what else was measured.
-GATEWAY_JAVA=${GATEWAY_JAVA:-$(if [ -x /usr/lib/jvm/temurin-25-jdk-amd64/bin/java ]; then
-    echo /usr/lib/jvm/temurin-25-jdk-amd64/bin/java; else echo java; fi)}
-GATEWAY_JAVA_OPTS=${GATEWAY_JAVA_OPTS--XX:+UseG1GC -Xmx460m -XX:TrimNativeHeapInterval=5000 -XX:+ExitOnOutOfMemoryError}
+# The gateways (and the Spring peer, for a like comparison) run as the image runs the gateway (image_jvm in
+# scripts/common.sh). comments-service keeps a small bounded heap with the serial collector: without flags the JVM
+# sizes its heap from the machine's memory and peaks near 370 MB under this load; see bench/README.md for what else
+# was measured.
+image_jvm
 COMMENTS_JAVA_OPTS=${COMMENTS_JAVA_OPTS--Xmx96m -XX:+UseSerialGC -XX:TrimNativeHeapInterval=5000}
 # Settings for both gateways, e.g. GATEWAY_ARGS=--memcached.cache.replica-lock=false; split on blanks.
 GATEWAY_ARGS=${GATEWAY_ARGS-}
