@@ -10,6 +10,8 @@ Markdown report and the chart's data.
     report.py markdown RUN_DIR    the report of a run
     report.py chart RUN_DIR       the chart's data: label, then requests/s with ab, ab -k and wrk ("?" if none)
     report.py warm-up-chart RUN_DIR   the warm-up chart's data: second, then answers in it per gateway ("?" if none)
+    report.py zipf ZIPF_DIR       bench/zipf.sh's section; fails, saying why, if the run does not pass its checks
+    report.py zipf-line ZIPF_DIR TARGET   one target's figures on one line
 
 RUN_DIR holds what bench/run.sh writes as it goes, all tab-separated:
     setup.tsv         key, value: the run's title, mode, machine, versions and flags; a "note" per remark
@@ -673,6 +675,277 @@ def check(tool, path, rps_only=False):
     return 0
 
 
+# --- bench/zipf.sh: Zipf-distributed keys on three memcached servers -------------------------------------------
+
+# What a memcached server counts as an operation here: every get (a key of a multi-get, an `mg`), every store (a
+# `set`, `ms` or the lock's `add`) and every delete (the lock's release).
+ZIPF_OPERATIONS = ("cmd_get", "cmd_set", "delete_hits", "delete_misses")
+ZIPF_LOOKUP_RESULTS = ("hit", "miss", "coalesced", "error", "bypass", "updating", "stale", "expired", "revalidated")
+
+ZIPF_INTRO = """\
+{keys:,} keys asked with Zipf-distributed popularity (s = {s}): the hottest key takes {hottest:.1%} of the requests
+and the hottest 1% of the keys {top:.0%}. The keys live on three memcached servers placed by nginx's ring
+(`hash $memcached_key consistent`; the gateways with `memcached.ring=nginx`). Nothing was stored beforehand: the
+gateway stores its misses, nginx reads what the gateway stored and sends its misses to comments-service without
+storing them, and the gateway with its near-cache comes last on the same memcached. Each target ran alone beside
+memcached and comments-service: {warm} s of warm-up, then {seconds} s measured, with
+`wrk -t{threads} -c{connections} --latency` as bench/run.sh's wrk runs, and [`zipf.lua`](zipf.lua), each run with
+a seed of its own.
+
+"""
+
+ZIPF_NOTES = """\
+The hit ratio is, for a gateway, its answers with `X-Cache: HIT` (its near-cache's among them) of its lookups, and
+for nginx, the gets that found their item. memcached operations are the three servers' gets, stores (the replica
+lock's `add` among them) and deletes during the measured run, per request; a server's share is its part of them.
+memcached fills from target to target (the gateway's misses are stored, and the later targets find what earlier
+ones asked for), so a later target meets a higher hit ratio. The load generator shares the machine's {cores} cores
+with every server: compare within this run only.
+
+"""
+
+ZIPF_SIZES = """\
+comments-service has no larger answer: every id answers the same comment and every user the same 25
+(`CommentRepository`), and no parameter sizes an answer, so sizes from 100 B to 50 KB cannot be reached without
+changing its API. The keys mix its two sizes instead: odd ranks ask a single comment, even ranks a user's 25
+comments, so both sizes come at every level of popularity.
+
+"""
+
+
+class ZipfRun:
+    """What bench/zipf.sh recorded in its work directory, all tab-separated:
+        setup.tsv       key, value: the run's title, its settings, machine, versions and flags
+        targets.tsv     target id, label, gateway|memcached (where its hit ratio comes from)
+        ID.wrk.txt      the measured `wrk --latency` run, with zipf.lua's "zipf<TAB>name<TAB>count" lines
+        ID.before.stats, ID.after.stats, end.stats   server index (1-3), stat, value: memcached's `stats`
+        ID.before.prom, ID.after.prom   a gateway's memcached_cache_lookups_total and _stores_total lines
+        sizes.tsv       rank, path, bytes: comments-service's answers to sampled keys
+        hot.tsv         rank, path, index of the server that holds it ("-": none)
+    """
+
+    def __init__(self, directory):
+        self.directory = Path(directory)
+        self.setup = dict(_rows(self.directory / "setup.tsv", 2))
+        self.targets = _rows(self.directory / "targets.tsv", 3)
+        self.sizes = [(int(rank), path, int(size)) for rank, path, size in _rows(self.directory / "sizes.tsv", 3)]
+        self.hot = _rows(self.directory / "hot.tsv", 3)
+        self.servers = self.setup["servers"].split()
+
+    def stats(self, name):
+        """{server index: {stat: number}} of NAME.stats."""
+        servers = {}
+        for server, stat, value in _rows(self.directory / f"{name}.stats", 3):
+            if re.fullmatch(r"[0-9]+", value):
+                servers.setdefault(int(server), {})[stat] = int(value)
+        return servers
+
+    def operations(self, target):
+        """{server index: operations during the target's measured run}."""
+        before, after = self.stats(f"{target}.before"), self.stats(f"{target}.after")
+        return {server: sum(after.get(server, {}).get(stat, 0) - before.get(server, {}).get(stat, 0)
+                            for stat in ZIPF_OPERATIONS)
+                for server in range(1, len(self.servers) + 1)}
+
+    def stat_delta(self, target, stat):
+        before, after = self.stats(f"{target}.before"), self.stats(f"{target}.after")
+        return sum(after[server].get(stat, 0) - before.get(server, {}).get(stat, 0) for server in after)
+
+    def lookups(self, target):
+        """{X-Cache result: lookups during the measured run}, over every route."""
+        before, after = (parse_lookups(self.directory / f"{target}.{when}.prom") for when in ("before", "after"))
+        return {result: after.get(result, 0) - before.get(result, 0) for result in after}
+
+    def figures(self, target, kind):
+        """The measured run's wrk figures, hit ratio (None if nothing was looked up), memcached operations per
+        request and each server's share of them."""
+        figures = parse_zipf_wrk((self.directory / f"{target}.wrk.txt").read_text())
+        if kind == "gateway":
+            lookups = self.lookups(target)
+            total = sum(lookups.values())
+            figures["hit_ratio"] = lookups.get("hit", 0) / total if total else None
+        else:
+            gets = self.stat_delta(target, "cmd_get")
+            figures["hit_ratio"] = self.stat_delta(target, "get_hits") / gets if gets else None
+        operations = self.operations(target)
+        total = sum(operations.values())
+        figures["operations"] = operations
+        figures["operations_per_request"] = total / figures["requests"] if figures["requests"] else None
+        figures["shares"] = {server: count / total if total else 0.0 for server, count in operations.items()}
+        return figures
+
+
+def parse_lookups(path):
+    """{result: count} of memcached_cache_lookups_total lines, summed over routes; {} if the file is missing."""
+    counts = {}
+    for line in path.read_text().splitlines() if path.exists() else []:
+        match = re.match(r'^memcached_cache_lookups_total\{([^}]*)\} ([0-9.eE+-]+)$', line)
+        result = re.search(r'result="([^"]*)"', match.group(1)) if match else None
+        if result:
+            counts[result.group(1)] = counts.get(result.group(1), 0) + float(match.group(2))
+    return counts
+
+
+def parse_zipf_wrk(text):
+    """requests/s, p50 and p99 (ms), requests, failed answers (non-2xx and socket errors, counted, not refused) and
+    zipf.lua's counts of `wrk --latency -s zipf.lua`."""
+    figures = {"rps": None, "p50": None, "p99": None, "requests": 0, "failed": 0, "zipf": {}}
+    in_distribution = False
+    for line in text.splitlines():
+        fields = line.split()
+        if line.startswith("Requests/sec:"):
+            figures["rps"] = float(fields[1])
+        elif "Latency Distribution" in line:
+            in_distribution = True
+        elif in_distribution and fields[:1] in (["50%"], ["99%"]):
+            figures["p" + fields[0][:-1]] = wrk_milliseconds(fields[1])
+        elif " requests in " in line:
+            figures["requests"] = int(fields[0])
+        elif "Non-2xx or 3xx responses:" in line:
+            figures["failed"] += int(fields[-1])
+        elif re.match(r"^ *Socket errors:", line):
+            figures["failed"] += sum(int(count) for count in re.findall(r"[0-9]+", line))
+        elif fields[:1] == ["zipf"] and len(fields) == 3:
+            figures["zipf"][fields[1]] = int(fields[2])
+    if figures["rps"] is None or figures["p50"] is None or figures["p99"] is None:
+        raise MeasurementError("wrk: no requests/s or percentiles")
+    return figures
+
+
+def zipf_shares(keys, s):
+    """(the hottest key's share of the requests, the hottest 1% of the keys' share)."""
+    weights = [rank ** -s for rank in range(1, keys + 1)]
+    total = sum(weights)
+    return weights[0] / total, sum(weights[:max(1, keys // 100)]) / total
+
+
+def _percent(value):
+    return "n/a" if value is None else f"{value:.1%}"
+
+
+def zipf_line(run, target):
+    """One target's figures on one line, for the console."""
+    for measured, label, kind in run.targets:
+        if measured == target:
+            f = run.figures(target, kind)
+            shares = " ".join(_percent(f["shares"][server]) for server in sorted(f["shares"]))
+            return (f"    {label}: {f['rps']:.0f} req/s, p50 {f['p50']:.2f} ms, p99 {f['p99']:.2f} ms, hit ratio "
+                    f"{_percent(f['hit_ratio'])}, servers {shares}, failed {f['failed']}")
+    raise MeasurementError(f"no target {target}")
+
+
+def zipf_checks(run):
+    """What makes the run unusable, one sentence each: none if it passes."""
+    failures = []
+    bound = float(run.setup["max_errors"])
+    if not run.targets:
+        failures.append("no target was measured")
+    for target, label, kind in run.targets:
+        f = run.figures(target, kind)
+        if not f["requests"]:
+            failures.append(f"{label}: no request completed")
+        elif f["failed"] > bound * f["requests"]:
+            failures.append(f"{label}: {f['failed']} of {f['requests']} answers failed (non-2xx or socket errors), "
+                            f"more than {bound:.1%}")
+        if not f["hit_ratio"]:
+            failures.append(f"{label}: no hit")
+        for server, count in f["operations"].items():
+            if count <= 0:
+                failures.append(f"{label}: memcached {run.servers[server - 1]} got no operation")
+    return failures
+
+
+def zipf_markdown(run):
+    s = run.setup
+    keys = int(s["keys"])
+    hottest, top = zipf_shares(keys, float(s["s"]))
+    parts = [f"## {s['title']}\n\n", ZIPF_INTRO.format(
+        keys=keys, s=s["s"], hottest=hottest, top=top, warm=s["warm_seconds"], seconds=s["seconds"],
+        threads=s["threads"], connections=s["connections"])]
+    rows, lookup_rows, asked = [], [], {}
+    for target, label, kind in run.targets:
+        f = run.figures(target, kind)
+        per_request = f["operations_per_request"]
+        rows.append([label, f"{f['rps']:,.0f}", f"{f['p50']:.2f}", f"{f['p99']:.2f}", _percent(f["hit_ratio"]),
+                     "n/a" if per_request is None else f"{per_request:.2f}"]
+                    + [_percent(f["shares"][server]) for server in sorted(f["shares"])]
+                    + [f"{f['failed']} of {f['requests']:,}", f"{f['zipf'].get('distinct', 0):,}"])
+        for name, count in f["zipf"].items():
+            asked[name] = asked.get(name, 0) + count
+        if kind == "gateway":
+            lookups = run.lookups(target)
+            lookup_rows.append([label] + [f"{lookups.get(result, 0):,.0f}" for result in ZIPF_LOOKUP_RESULTS])
+    servers = [f"`{server}`" for server in run.servers]
+    parts.append(_table(["target", "requests/s", "p50 ms", "p99 ms", "hit ratio", "memcached ops per request"]
+                        + servers + ["failed", "distinct keys asked"],
+                        ["---"] + ["---:"] * (7 + len(servers)), rows))
+    parts.append("\n" + zipf_ratios(run) + ZIPF_NOTES.format(cores=s["cores"]))
+    parts.append("Each server's items at the end, and which of the ten hottest keys it holds (rank: share of the "
+                 "requests):\n\n")
+    end = run.stats("end")
+    items = {server: end.get(server, {}).get("curr_items", 0) for server in range(1, len(run.servers) + 1)}
+    weights = [rank ** -float(s["s"]) for rank in range(1, keys + 1)]
+    total_weight = sum(weights)
+    held = {}
+    for rank, _, server in run.hot:
+        if server != "-":
+            held.setdefault(int(server), []).append(f"{rank}: {weights[int(rank) - 1] / total_weight:.1%}")
+    parts.append(_table(["server", "items", "share of items", "hottest keys"], ["---", "---:", "---:", "---"],
+                        [[servers[server - 1], f"{items[server]:,}",
+                          _percent(items[server] / sum(items.values()) if sum(items.values()) else None),
+                          ", ".join(held.get(server, [])) or "none"] for server in items]))
+    parts.append("\n### Size mix\n\n" + ZIPF_SIZES)
+    parts.append(zipf_size_table(run, asked))
+    if lookup_rows:
+        parts.append("\n### The gateways' lookups during the measured run, by `X-Cache`\n\n")
+        parts.append(_table(["target"] + list(ZIPF_LOOKUP_RESULTS), ["---"] + ["---:"] * len(ZIPF_LOOKUP_RESULTS),
+                            lookup_rows))
+    parts.append("\n### Set-up\n\n" + "\n".join([
+        f"- machine: {s['cores']} cores, {s.get('cpu') or 'unknown CPU'}; load average before {s['load_before']}, "
+        f"after {s['load_after']}; took {s['took']} s",
+        f"- gateway: {s['gateway_java']}, `{s.get('gateway_java_opts') or 'no flags'}`, `{s['gateway_args'].strip()}`"
+        f"; with the near-cache also `{s['near_cache_args']}`",
+        f"- comments-service: `{s.get('comments_java_opts') or 'no flags'}`, `--comments.max-age=3600s`",
+        f"- memcached: {', '.join(run.servers)}, `-m {s['memcached_mb']}` each; {s['versions']}",
+    ]) + "\n")
+    failures = zipf_checks(run)
+    if failures:
+        parts.append("\n### Checks that failed\n\n" + "".join(f"- {failure}\n" for failure in failures))
+    return "".join(parts)
+
+
+def zipf_ratios(run):
+    """Each gateway's requests/s against nginx's, as a sentence; none without nginx."""
+    rps = {target: (label, run.figures(target, kind)["rps"]) for target, label, kind in run.targets}
+    if "nginx" not in rps or not rps["nginx"][1]:
+        return ""
+    ratios = [f"{label} {value / rps['nginx'][1]:.2f}" for target, (label, value) in rps.items() if target != "nginx"]
+    return f"Requests/s against nginx's: {', '.join(ratios)}.\n\n" if ratios else ""
+
+
+def zipf_size_table(run, asked):
+    """The two kinds of answer: their sizes as sampled, their keys and their share of the measured requests."""
+    keys = int(run.setup["keys"])
+    kinds = (("a single comment, `/api/v1/comments/<odd rank>`", "/users/", False, "singles", (keys + 1) // 2),
+             ("a user's 25 comments, `/api/v1/comments/users/<even rank>`", "/users/", True, "collections",
+              keys // 2))
+    requests = asked.get("singles", 0) + asked.get("collections", 0)
+    rows, mean = [], 0.0
+    for label, marker, is_collection, counted, key_count in kinds:
+        sizes = {}
+        for _, path, size in run.sizes:
+            if (marker in path) == is_collection:
+                sizes[size] = sizes.get(size, 0) + 1
+        share = asked.get(counted, 0) / requests if requests else None
+        if share is not None and sizes:
+            mean += share * sum(size * count for size, count in sizes.items()) / sum(sizes.values())
+        rows.append([label, ", ".join(f"{size:,} ({count} sampled)" for size, count in sorted(sizes.items())),
+                     f"{key_count:,}", _percent(share)])
+    table = _table(["answer", "bytes", "keys", "requests"], ["---", "---", "---:", "---:"], rows)
+    return table + (f"\nThe mean answer, weighted by the requests of the measured runs: {mean:,.0f} bytes.\n"
+                    if requests else "")
+
+
 def main(argv):
     if len(argv) == 4 and argv[1] in ("check", "rps") and argv[2] in PARSERS:
         return check(argv[2], argv[3], rps_only=argv[1] == "rps")
@@ -691,6 +964,16 @@ def main(argv):
         return 0
     if len(argv) == 3 and argv[1] == "warm-up-chart":
         sys.stdout.write(warm_up_chart_data(Run(argv[2])))
+        return 0
+    if len(argv) == 3 and argv[1] == "zipf":
+        run = ZipfRun(argv[2])
+        sys.stdout.write(zipf_markdown(run))
+        failures = zipf_checks(run)
+        for failure in failures:
+            sys.stderr.write(f"zipf: {failure}\n")
+        return 1 if failures else 0
+    if len(argv) == 4 and argv[1] == "zipf-line":
+        print(zipf_line(ZipfRun(argv[2]), argv[3]))
         return 0
     sys.stderr.write(__doc__)
     return 2

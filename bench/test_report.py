@@ -2,6 +2,7 @@
 
 testdata/quick-run is what `bench/run.sh --quick` recorded on a 2-core machine, and quick-run.md the report it wrote;
 the other files are single outputs with what that run did not have: errors, keep-alive refused, other units.
+testdata/zipf-quick-run is what `bench/zipf.sh --quick` recorded, and zipf-quick-run.md the section it wrote.
 
     python3 -m unittest discover -s bench -p 'test_*.py'
 """
@@ -479,6 +480,113 @@ class HitTests(unittest.TestCase):
         self.assertEqual(stdout.getvalue(), "X-Cache is MISS, not HIT\n")
         with unittest.mock.patch("sys.stdin", io.StringIO(head("X-Cache: HIT"))):
             self.assertEqual(report.main(["report.py", "hit", "x-cache"]), 0)
+
+
+ZIPF_RUN = TESTDATA / "zipf-quick-run"
+
+
+class ZipfTests(unittest.TestCase):
+    """bench/zipf.sh's section, from what `bench/zipf.sh --quick` recorded (zipf-quick-run) and wrote
+    (zipf-quick-run.md) on a 2-core machine."""
+
+    def setUp(self):
+        self.directory = Path(tempfile.mkdtemp())
+        self.addCleanup(shutil.rmtree, self.directory)
+        shutil.copytree(ZIPF_RUN, self.directory, dirs_exist_ok=True)
+
+    def run_report(self):
+        stdout, stderr = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
+            status = report.main(["report.py", "zipf", str(self.directory)])
+        return status, stdout.getvalue(), stderr.getvalue()
+
+    def replace(self, name, old, new):
+        path = self.directory / name
+        text = path.read_text()
+        self.assertIn(old, text)
+        path.write_text(text.replace(old, new))
+
+    def test_writes_the_section_the_run_wrote(self):
+        status, stdout, stderr = self.run_report()
+        self.assertEqual((status, stderr), (0, ""))
+        self.assertEqual(stdout, (TESTDATA / "zipf-quick-run.md").read_text())
+
+    def test_reads_wrk_and_the_counts_of_zipf_lua(self):
+        figures = report.parse_zipf_wrk((ZIPF_RUN / "nginx.wrk.txt").read_text())
+        self.assertEqual((figures["rps"], figures["p50"], figures["p99"]), (10307.32, 4.74, 26.16))
+        self.assertEqual(figures["requests"], 31358)
+        self.assertEqual(figures["failed"], 0)
+        self.assertEqual(figures["zipf"]["distinct"], 5466)
+        self.assertEqual(figures["zipf"]["singles"] + figures["zipf"]["collections"], 31393)
+
+    def test_counts_non_2xx_answers_and_socket_errors_as_failed(self):
+        self.assertEqual(report.parse_zipf_wrk(output("wrk-non2xx.txt"))["failed"], 706)
+        self.assertEqual(report.parse_zipf_wrk(output("wrk-socket-errors.txt"))["failed"], 12)
+
+    def test_takes_a_gateways_hit_ratio_from_its_lookups_over_every_route(self):
+        run = report.ZipfRun(ZIPF_RUN)
+        self.assertEqual(run.lookups("gateway")["hit"], 551)
+        self.assertAlmostEqual(run.figures("gateway", "gateway")["hit_ratio"], 551 / (551 + 348 + 5))
+
+    def test_takes_nginxs_hit_ratio_from_memcached_gets(self):
+        figures = report.ZipfRun(ZIPF_RUN).figures("nginx", "memcached")
+        self.assertAlmostEqual(figures["hit_ratio"], 0.651, places=3)
+        self.assertAlmostEqual(figures["operations_per_request"], 1.0, places=2)
+
+    def test_gives_each_server_its_share_of_the_operations(self):
+        figures = report.ZipfRun(ZIPF_RUN).figures("nginx", "memcached")
+        self.assertEqual(sorted(figures["shares"]), [1, 2, 3])
+        self.assertAlmostEqual(sum(figures["shares"].values()), 1.0)
+        self.assertAlmostEqual(figures["shares"][2], 0.413, places=3)
+
+    def test_knows_the_shares_of_zipfs_law(self):
+        self.assertEqual(report.zipf_shares(1, 1.0), (1.0, 1.0))
+        hottest, top = report.zipf_shares(100000, 1.0)
+        self.assertAlmostEqual(hottest, 0.0827, places=4)
+        self.assertAlmostEqual(top, 0.619, places=3)
+
+    def test_fails_when_more_answers_failed_than_the_bound(self):
+        self.replace("gateway.wrk.txt", "  856 requests in 3.01s, 1.06MB read\n",
+                     "  856 requests in 3.01s, 1.06MB read\n  Non-2xx or 3xx responses: 2\n")
+        status, stdout, stderr = self.run_report()
+        self.assertEqual(status, 1)
+        self.assertIn("gateway: 2 of 856 answers failed (non-2xx or socket errors), more than 0.1%", stderr)
+        self.assertIn("### Checks that failed", stdout)
+
+    def test_passes_failed_answers_within_the_bound(self):
+        self.replace("nginx.wrk.txt", "  31358 requests in 3.04s, 37.51MB read\n",
+                     "  31358 requests in 3.04s, 37.51MB read\n"
+                     "  Socket errors: connect 0, read 0, write 0, timeout 3\n")
+        self.assertEqual(self.run_report()[0], 0)
+
+    def test_fails_when_a_target_had_no_hit(self):
+        self.replace("near-cache.after.prom", 'result="hit",route="comments"} 3166.0',
+                     'result="hit",route="comments"} 953.0')
+        status, _, stderr = self.run_report()
+        self.assertEqual(status, 1)
+        self.assertIn("gateway with near-cache: no hit", stderr)
+
+    def test_fails_when_a_server_got_no_operation(self):
+        before = (self.directory / "nginx.before.stats").read_text()
+        kept = [line for line in (self.directory / "nginx.after.stats").read_text().splitlines()
+                if not line.startswith("3\t")]
+        moved = [line for line in before.splitlines() if line.startswith("3\t")]
+        (self.directory / "nginx.after.stats").write_text("\n".join(kept + moved) + "\n")
+        status, _, stderr = self.run_report()
+        self.assertEqual(status, 1)
+        self.assertEqual(stderr, "zipf: nginx (memcached_pass, same ring): memcached 127.0.0.1:31113 got no "
+                                 "operation\n")
+
+    def test_says_what_each_size_of_answer_is_and_how_often_it_was_asked(self):
+        stdout = self.run_report()[1]
+        self.assertIn("| a single comment, `/api/v1/comments/<odd rank>` | 86 (45 sampled) | 5,000 | 53.3% |", stdout)
+        self.assertIn("| a user's 25 comments, `/api/v1/comments/users/<even rank>` | 2,176 (55 sampled) | 5,000 |"
+                      " 46.7% |", stdout)
+
+    def test_prints_one_line_per_target_for_the_console(self):
+        self.assertEqual(report.zipf_line(report.ZipfRun(ZIPF_RUN), "nginx"),
+                         "    nginx (memcached_pass, same ring): 10307 req/s, p50 4.74 ms, p99 26.16 ms, hit ratio "
+                         "65.1%, servers 31.9% 41.3% 26.9%, failed 0")
 
 
 if __name__ == "__main__":
