@@ -4,7 +4,7 @@
 # then the gateway with its near-cache. Prints a Markdown section: requests/s, p50 and p99, the hit ratio and each
 # memcached server's share of the operations per target, and the size mix. See bench/README.md.
 #
-#   bench/zipf.sh               100,000 keys, about 7 minutes: bench/results/<date>-<commit>-zipf.md
+#   bench/zipf.sh               100,000 keys, about 5 minutes: bench/results/<date>-<commit>-zipf.md
 #   bench/zipf.sh --quick       10,000 keys, 3 s a phase: a smoke test, written to a file only when one is named
 #   bench/zipf.sh --out FILE    the section into FILE as well (or ZIPF_OUT=FILE)
 set -euo pipefail
