@@ -12,6 +12,7 @@ Markdown report and the chart's data.
     report.py warm-up-chart RUN_DIR   the warm-up chart's data: second, then answers in it per gateway ("?" if none)
     report.py zipf ZIPF_DIR       bench/zipf.sh's section; fails, saying why, if the run does not pass its checks
     report.py zipf-line ZIPF_DIR TARGET   one target's figures on one line
+    report.py zipf-keys ZIPF_DIR  the run's size classes and keys, from its setup.tsv, for bench/zipf.sh
 
 RUN_DIR holds what bench/run.sh writes as it goes, all tab-separated:
     setup.tsv         key, value: the run's title, mode, machine, versions and flags; a "note" per remark
@@ -24,6 +25,7 @@ RUN_DIR holds what bench/run.sh writes as it goes, all tab-separated:
 """
 
 import email.utils
+import math
 import re
 import statistics
 import sys
@@ -681,16 +683,26 @@ def check(tool, path, rps_only=False):
 # `set`, `ms` or the lock's `add`) and every delete (the lock's release).
 ZIPF_OPERATIONS = ("cmd_get", "cmd_set", "delete_hits", "delete_misses")
 ZIPF_LOOKUP_RESULTS = ("hit", "miss", "coalesced", "error", "bypass", "updating", "stale", "expired", "revalidated")
+# The size classes of zipf.lua, which must be these: 200 sizes spaced evenly in log size, each 3.2% above the one
+# before, from 100 B to 50,000 B (a KB here is 1,000 bytes).
+ZIPF_CLASSES = 200
+ZIPF_SMALLEST = 100
+ZIPF_LARGEST = 50000
+# zipf.lua's generator (Park and Miller's minimal standard), exact in both languages.
+ZIPF_MODULUS = 2147483647
+# The size buckets of the mix, by their largest size.
+ZIPF_BUCKETS = ((1000, "100 B to 1 KB"), (4000, "1 to 4 KB"), (16000, "4 to 16 KB"), (50000, "16 to 50 KB"))
 
 ZIPF_INTRO = """\
 {keys:,} keys asked with Zipf-distributed popularity (s = {s}): the hottest key takes {hottest:.1%} of the requests
-and the hottest 1% of the keys {top:.0%}. The keys live on three memcached servers placed by nginx's ring
-(`hash $memcached_key consistent`; the gateways with `memcached.ring=nginx`). Nothing was stored beforehand: the
-gateway stores its misses, nginx reads what the gateway stored and sends its misses to comments-service without
-storing them, and the gateway with its near-cache comes last on the same memcached. Each target ran alone beside
-memcached and comments-service: {warm} s of warm-up, then {seconds} s measured, with
-`wrk -t{threads} -c{connections} --latency` as bench/run.sh's wrk runs, and [`zipf.lua`](zipf.lua), each run with
-a seed of its own.
+and the hottest 1% of the keys {top:.0%}. Each key is an item of a size of its own, from 100 B to 50 KB (the size
+mix below), which an origin nginx serves as static files with `Cache-Control: max-age=3600`. The keys live on three
+memcached servers placed by nginx's ring (`hash $memcached_key consistent`; the gateways with
+`memcached.ring=nginx`). Nothing was stored beforehand: the gateway stores its misses (the bodies, as nginx reads
+them), nginx reads what the gateway stored and sends its misses to the origin without storing them, and the gateway
+with its near-cache comes last on the same memcached. Each target ran alone beside memcached and the origin:
+{warm} s of warm-up, then {seconds} s measured, with `wrk -t{threads} -c{connections} --latency` as bench/run.sh's
+wrk runs, and [`zipf.lua`](zipf.lua), each run with a seed of its own.
 
 """
 
@@ -705,22 +717,68 @@ with every server: compare within this run only.
 """
 
 ZIPF_SIZES = """\
-comments-service has no larger answer: every id answers the same comment and every user the same 25
-(`CommentRepository`), and no parameter sizes an answer, so sizes from 100 B to 50 KB cannot be reached without
-changing its API. The keys mix its two sizes instead: odd ranks ask a single comment, even ranks a user's 25
-comments, so both sizes come at every level of popularity.
+The rank of a key says nothing of its size: zipf.lua draws each rank's size class once, from a lognormal
+distribution of sizes (median {median:,} B, sigma {sigma} in ln bytes, seed {seed}) clipped to 100 B to 50 KB, over
+{classes} classes spaced evenly in log size; the key is `/items/<rank>-<class>`, and the origin serves the class's
+file for it. report.py draws the same classes, and each run's checksum of them matches. Sizes in bytes, a KB being
+1,000 of them; a request's size is its key's body.
 
 """
 
 
+def zipf_class_bytes(size_class):
+    """The body size of a class, in bytes."""
+    ratio = ZIPF_LARGEST / ZIPF_SMALLEST
+    return math.floor(ZIPF_SMALLEST * ratio ** (size_class / (ZIPF_CLASSES - 1)) + 0.5)
+
+
+def zipf_classes(keys, seed, median, sigma):
+    """Each rank's size class, index 0 for rank 1, as zipf.lua draws them: twelve uniform draws less six make a
+    normal deviate, which places the rank's size on the lognormal; the operations and their order are zipf.lua's, so
+    that the doubles come out the same."""
+    span = math.log(ZIPF_LARGEST / ZIPF_SMALLEST)
+    centre = math.log(median / ZIPF_SMALLEST) / span * (ZIPF_CLASSES - 1)
+    spread = sigma / span * (ZIPF_CLASSES - 1)
+    state, classes = seed, []
+    for _ in range(keys):
+        total = 0.0
+        for _ in range(12):
+            state = state * 16807 % ZIPF_MODULUS
+            total = total + state / ZIPF_MODULUS
+        size_class = math.floor(centre + spread * (total - 6) + 0.5)
+        classes.append(max(0, min(ZIPF_CLASSES - 1, size_class)))
+    return classes
+
+
+def zipf_checksum(classes):
+    """zipf.lua's checksum of the classes: each weighted by its rank, so that two ranks that swap classes change it."""
+    return sum(size_class * (rank % 1000 + 1) for rank, size_class in enumerate(classes, start=1))
+
+
+def zipf_path(rank, size_class):
+    return f"/items/{rank}-{size_class}"
+
+
+def zipf_size_figures(weights):
+    """{bytes: weight} -> median, mean, p90 and largest size, a percentile being the smallest size that reaches it."""
+    total = sum(weights.values())
+    figures, reached = {"mean": sum(size * weight for size, weight in weights.items()) / total}, 0
+    for size in sorted(weights):
+        reached += weights[size]
+        for name, quantile in (("median", 0.5), ("p90", 0.9)):
+            if name not in figures and reached >= quantile * total:
+                figures[name] = size
+    figures["max"] = max(size for size, weight in weights.items() if weight)
+    return figures
+
+
 class ZipfRun:
     """What bench/zipf.sh recorded in its work directory, all tab-separated:
-        setup.tsv       key, value: the run's title, its settings, machine, versions and flags
+        setup.tsv       key, value: the run's title, its settings (the size mix's among them), machine, versions, flags
         targets.tsv     target id, label, gateway|memcached (where its hit ratio comes from)
-        ID.wrk.txt      the measured `wrk --latency` run, with zipf.lua's "zipf<TAB>name<TAB>count" lines
+        ID.wrk.txt      the measured `wrk --latency` run, with zipf.lua's "zipf<TAB>name<TAB>..." lines
         ID.before.stats, ID.after.stats, end.stats   server index (1-3), stat, value: memcached's `stats`
         ID.before.prom, ID.after.prom   a gateway's memcached_cache_lookups_total and _stores_total lines
-        sizes.tsv       rank, path, bytes: comments-service's answers to sampled keys
         hot.tsv         rank, path, index of the server that holds it ("-": none)
     """
 
@@ -728,9 +786,18 @@ class ZipfRun:
         self.directory = Path(directory)
         self.setup = dict(_rows(self.directory / "setup.tsv", 2))
         self.targets = _rows(self.directory / "targets.tsv", 3)
-        self.sizes = [(int(rank), path, int(size)) for rank, path, size in _rows(self.directory / "sizes.tsv", 3)]
         self.hot = _rows(self.directory / "hot.tsv", 3)
         self.servers = self.setup["servers"].split()
+        self._classes = None
+
+    @property
+    def classes(self):
+        """Each rank's size class (index 0 for rank 1), drawn as zipf.lua drew them."""
+        if self._classes is None:
+            s = self.setup
+            self._classes = zipf_classes(int(s["keys"]), int(s["size_seed"]), float(s["size_median"]),
+                                         float(s["size_sigma"]))
+        return self._classes
 
     def stats(self, name):
         """{server index: {stat: number}} of NAME.stats."""
@@ -787,9 +854,9 @@ def parse_lookups(path):
 
 
 def parse_zipf_wrk(text):
-    """requests/s, p50 and p99 (ms), requests, failed answers (non-2xx and socket errors, counted, not refused) and
-    zipf.lua's counts of `wrk --latency -s zipf.lua`."""
-    figures = {"rps": None, "p50": None, "p99": None, "requests": 0, "failed": 0, "zipf": {}}
+    """requests/s, p50 and p99 (ms), requests, failed answers (non-2xx and socket errors, counted, not refused),
+    zipf.lua's counts and its requests per size class of `wrk --latency -s zipf.lua`."""
+    figures = {"rps": None, "p50": None, "p99": None, "requests": 0, "failed": 0, "zipf": {}, "classes": {}}
     in_distribution = False
     for line in text.splitlines():
         fields = line.split()
@@ -805,6 +872,8 @@ def parse_zipf_wrk(text):
             figures["failed"] += int(fields[-1])
         elif re.match(r"^ *Socket errors:", line):
             figures["failed"] += sum(int(count) for count in re.findall(r"[0-9]+", line))
+        elif fields[:2] == ["zipf", "class"] and len(fields) == 4:
+            figures["classes"][int(fields[2])] = int(fields[3])
         elif fields[:1] == ["zipf"] and len(fields) == 3:
             figures["zipf"][fields[1]] = int(fields[2])
     if figures["rps"] is None or figures["p50"] is None or figures["p99"] is None:
@@ -821,6 +890,10 @@ def zipf_shares(keys, s):
 
 def _percent(value):
     return "n/a" if value is None else f"{value:.1%}"
+
+
+def _bytes(value):
+    return f"{value:,.0f}"
 
 
 def zipf_line(run, target):
@@ -840,6 +913,7 @@ def zipf_checks(run):
     bound = float(run.setup["max_errors"])
     if not run.targets:
         failures.append("no target was measured")
+    expected = None
     for target, label, kind in run.targets:
         f = run.figures(target, kind)
         if not f["requests"]:
@@ -852,6 +926,10 @@ def zipf_checks(run):
         for server, count in f["operations"].items():
             if count <= 0:
                 failures.append(f"{label}: memcached {run.servers[server - 1]} got no operation")
+        expected = zipf_checksum(run.classes) if expected is None else expected
+        if f["zipf"].get("checksum") != expected:
+            failures.append(f"{label}: zipf.lua's size classes (checksum {f['zipf'].get('checksum')}) are not "
+                            f"report.py's ({expected}), so the size mix would not be the one asked")
     return failures
 
 
@@ -862,7 +940,7 @@ def zipf_markdown(run):
     parts = [f"## {s['title']}\n\n", ZIPF_INTRO.format(
         keys=keys, s=s["s"], hottest=hottest, top=top, warm=s["warm_seconds"], seconds=s["seconds"],
         threads=s["threads"], connections=s["connections"])]
-    rows, lookup_rows, asked = [], [], {}
+    rows, lookup_rows, per_class = [], [], {}
     for target, label, kind in run.targets:
         f = run.figures(target, kind)
         per_request = f["operations_per_request"]
@@ -870,8 +948,8 @@ def zipf_markdown(run):
                      "n/a" if per_request is None else f"{per_request:.2f}"]
                     + [_percent(f["shares"][server]) for server in sorted(f["shares"])]
                     + [f"{f['failed']} of {f['requests']:,}", f"{f['zipf'].get('distinct', 0):,}"])
-        for name, count in f["zipf"].items():
-            asked[name] = asked.get(name, 0) + count
+        for size_class, count in f["classes"].items():
+            per_class[size_class] = per_class.get(size_class, 0) + count
         if kind == "gateway":
             lookups = run.lookups(target)
             lookup_rows.append([label] + [f"{lookups.get(result, 0):,.0f}" for result in ZIPF_LOOKUP_RESULTS])
@@ -880,22 +958,10 @@ def zipf_markdown(run):
                         + servers + ["failed", "distinct keys asked"],
                         ["---"] + ["---:"] * (7 + len(servers)), rows))
     parts.append("\n" + zipf_ratios(run) + ZIPF_NOTES.format(cores=s["cores"]))
-    parts.append("Each server's items at the end, and which of the ten hottest keys it holds (rank: share of the "
-                 "requests):\n\n")
-    end = run.stats("end")
-    items = {server: end.get(server, {}).get("curr_items", 0) for server in range(1, len(run.servers) + 1)}
-    weights = [rank ** -float(s["s"]) for rank in range(1, keys + 1)]
-    total_weight = sum(weights)
-    held = {}
-    for rank, _, server in run.hot:
-        if server != "-":
-            held.setdefault(int(server), []).append(f"{rank}: {weights[int(rank) - 1] / total_weight:.1%}")
-    parts.append(_table(["server", "items", "share of items", "hottest keys"], ["---", "---:", "---:", "---"],
-                        [[servers[server - 1], f"{items[server]:,}",
-                          _percent(items[server] / sum(items.values()) if sum(items.values()) else None),
-                          ", ".join(held.get(server, [])) or "none"] for server in items]))
-    parts.append("\n### Size mix\n\n" + ZIPF_SIZES)
-    parts.append(zipf_size_table(run, asked))
+    parts.append(zipf_servers_section(run))
+    parts.append("\n### Size mix\n\n" + ZIPF_SIZES.format(
+        median=int(float(s["size_median"])), sigma=s["size_sigma"], seed=s["size_seed"], classes=ZIPF_CLASSES))
+    parts.append(zipf_size_tables(run, per_class))
     if lookup_rows:
         parts.append("\n### The gateways' lookups during the measured run, by `X-Cache`\n\n")
         parts.append(_table(["target"] + list(ZIPF_LOOKUP_RESULTS), ["---"] + ["---:"] * len(ZIPF_LOOKUP_RESULTS),
@@ -904,13 +970,73 @@ def zipf_markdown(run):
         f"- machine: {s['cores']} cores, {s.get('cpu') or 'unknown CPU'}; load average before {s['load_before']}, "
         f"after {s['load_after']}; took {s['took']} s",
         f"- gateway: {s['gateway_java']}, `{s.get('gateway_java_opts') or 'no flags'}`, `{s['gateway_args'].strip()}`"
-        f"; with the near-cache also `{s['near_cache_args']}`",
-        f"- comments-service: `{s.get('comments_java_opts') or 'no flags'}`, `--comments.max-age=3600s`",
+        f", the one route of [`zipf-items.yml`](zipf-items.yml); with the near-cache also `{s['near_cache_args']}`",
+        f"- origin: nginx, [`nginx-origin.conf.template`](nginx-origin.conf.template), {ZIPF_CLASSES} files, "
+        f"`expires 1h`",
         f"- memcached: {', '.join(run.servers)}, `-m {s['memcached_mb']}` each; {s['versions']}",
     ]) + "\n")
     failures = zipf_checks(run)
     if failures:
         parts.append("\n### Checks that failed\n\n" + "".join(f"- {failure}\n" for failure in failures))
+    return "".join(parts)
+
+
+def zipf_servers_section(run):
+    """Each server's items, their bytes and evictions at the end, and which of the hottest keys it holds."""
+    s = run.setup
+    keys = int(s["keys"])
+    end = run.stats("end")
+    indexes = range(1, len(run.servers) + 1)
+    items = {server: end.get(server, {}).get("curr_items", 0) for server in indexes}
+    weights = [rank ** -float(s["s"]) for rank in range(1, keys + 1)]
+    total_weight = sum(weights)
+    held = {}
+    for rank, _, server in run.hot:
+        if server != "-":
+            rank = int(rank)
+            held.setdefault(int(server), []).append(
+                f"{rank}: {weights[rank - 1] / total_weight:.1%}, "
+                f"{_bytes(zipf_class_bytes(run.classes[rank - 1]))} B")
+    rows = [[f"`{run.servers[server - 1]}`", f"{items[server]:,}",
+             _percent(items[server] / sum(items.values()) if sum(items.values()) else None),
+             f"{end.get(server, {}).get('bytes', 0) / 1e6:,.1f}",
+             f"{end.get(server, {}).get('evictions', 0):,}",
+             "; ".join(held.get(server, [])) or "none"] for server in indexes]
+    return ("Each server at the end: its items, the megabytes they take (memcached's `bytes`: bodies, keys and item\n"
+            f"headers) of its `-m {s['memcached_mb']}`, the items it evicted for room, and which of the ten hottest "
+            "keys it holds\n(rank: share of the requests, size):\n\n"
+            + _table(["server", "items", "share of items", "MB of items", "evictions", "hottest keys"],
+                     ["---", "---:", "---:", "---:", "---:", "---"], rows))
+
+
+def zipf_size_tables(run, per_class):
+    """The sizes of the keys and of the measured requests (median, mean, p90, largest), and their shares by bucket."""
+    keys = len(run.classes)
+    key_sizes = {}
+    for size_class in run.classes:
+        size = zipf_class_bytes(size_class)
+        key_sizes[size] = key_sizes.get(size, 0) + 1
+    request_sizes = {zipf_class_bytes(size_class): count for size_class, count in per_class.items()}
+    requests = sum(request_sizes.values())
+    rows = []
+    for label, sizes in ((f"the {keys:,} keys", key_sizes), ("the requests of the measured runs", request_sizes)):
+        if sum(sizes.values()):
+            f = zipf_size_figures(sizes)
+            rows.append([label] + [_bytes(f[name]) for name in ("median", "mean", "p90", "max")])
+    parts = [_table(["bytes of", "median", "mean", "p90", "largest"], ["---", "---:", "---:", "---:", "---:"], rows)]
+    bucket_rows, smallest = [], 0
+    for largest, label in ZIPF_BUCKETS:
+        in_keys = sum(count for size, count in key_sizes.items() if smallest < size <= largest)
+        in_requests = sum(count for size, count in request_sizes.items() if smallest < size <= largest)
+        bucket_rows.append([label, f"{in_keys:,}", _percent(in_keys / keys if keys else None),
+                            _percent(in_requests / requests if requests else None)])
+        smallest = largest
+    parts.append("\n" + _table(["size", "keys", "share of the keys", "share of the requests"],
+                               ["---", "---:", "---:", "---:"], bucket_rows))
+    total = sum(size * count for size, count in key_sizes.items())
+    parts.append(f"\nThe {keys:,} bodies together take {total / 1e6:,.1f} MB, about a third of it on each server "
+                 f"once all are stored,\nagainst the `-m {run.setup['memcached_mb']}` of each: the evictions above "
+                 "say whether a server's third, with its item headers\nand slab rounding, fitted.\n")
     return "".join(parts)
 
 
@@ -923,27 +1049,16 @@ def zipf_ratios(run):
     return f"Requests/s against nginx's: {', '.join(ratios)}.\n\n" if ratios else ""
 
 
-def zipf_size_table(run, asked):
-    """The two kinds of answer: their sizes as sampled, their keys and their share of the measured requests."""
-    keys = int(run.setup["keys"])
-    kinds = (("a single comment, `/api/v1/comments/<odd rank>`", "/users/", False, "singles", (keys + 1) // 2),
-             ("a user's 25 comments, `/api/v1/comments/users/<even rank>`", "/users/", True, "collections",
-              keys // 2))
-    requests = asked.get("singles", 0) + asked.get("collections", 0)
-    rows, mean = [], 0.0
-    for label, marker, is_collection, counted, key_count in kinds:
-        sizes = {}
-        for _, path, size in run.sizes:
-            if (marker in path) == is_collection:
-                sizes[size] = sizes.get(size, 0) + 1
-        share = asked.get(counted, 0) / requests if requests else None
-        if share is not None and sizes:
-            mean += share * sum(size * count for size, count in sizes.items()) / sum(sizes.values())
-        rows.append([label, ", ".join(f"{size:,} ({count} sampled)" for size, count in sorted(sizes.items())),
-                     f"{key_count:,}", _percent(share)])
-    table = _table(["answer", "bytes", "keys", "requests"], ["---", "---", "---:", "---:"], rows)
-    return table + (f"\nThe mean answer, weighted by the requests of the measured runs: {mean:,.0f} bytes.\n"
-                    if requests else "")
+def zipf_keys(directory):
+    """Writes the run's sizes for bench/zipf.sh: classes.tsv (class, bytes), from which it makes the origin's files,
+    and keys.tsv (rank, path, bytes), every key as zipf.lua asks it."""
+    run = ZipfRun(directory)
+    with open(run.directory / "classes.tsv", "w") as out:
+        for size_class in range(ZIPF_CLASSES):
+            out.write(f"{size_class}\t{zipf_class_bytes(size_class)}\n")
+    with open(run.directory / "keys.tsv", "w") as out:
+        for rank, size_class in enumerate(run.classes, start=1):
+            out.write(f"{rank}\t{zipf_path(rank, size_class)}\t{zipf_class_bytes(size_class)}\n")
 
 
 def main(argv):
@@ -972,6 +1087,9 @@ def main(argv):
         for failure in failures:
             sys.stderr.write(f"zipf: {failure}\n")
         return 1 if failures else 0
+    if len(argv) == 3 and argv[1] == "zipf-keys":
+        zipf_keys(argv[2])
+        return 0
     if len(argv) == 4 and argv[1] == "zipf-line":
         print(zipf_line(ZipfRun(argv[2]), argv[3]))
         return 0

@@ -513,11 +513,31 @@ class ZipfTests(unittest.TestCase):
 
     def test_reads_wrk_and_the_counts_of_zipf_lua(self):
         figures = report.parse_zipf_wrk((ZIPF_RUN / "nginx.wrk.txt").read_text())
-        self.assertEqual((figures["rps"], figures["p50"], figures["p99"]), (10307.32, 4.74, 26.16))
-        self.assertEqual(figures["requests"], 31358)
+        self.assertEqual((figures["rps"], figures["p50"], figures["p99"]), (31564.35, 1.4, 3.5))
+        self.assertEqual(figures["requests"], 97775)
         self.assertEqual(figures["failed"], 0)
-        self.assertEqual(figures["zipf"]["distinct"], 5466)
-        self.assertEqual(figures["zipf"]["singles"] + figures["zipf"]["collections"], 31393)
+        self.assertEqual(figures["zipf"]["distinct"], 8488)
+        self.assertEqual(figures["zipf"]["checksum"], 480755725)
+        # zipf.lua counts the requests it made, a few of which were still in flight when wrk stopped.
+        self.assertEqual(sum(figures["classes"].values()), figures["zipf"]["requests"])
+        self.assertEqual((figures["classes"][0], figures["classes"][199]), (278, 709))
+
+    def test_draws_the_size_classes_zipf_lua_drew(self):
+        # The checksum is the one LuaJIT computed in wrk over the same 10,000 ranks.
+        classes = report.zipf_classes(10000, 1, 2000.0, 1.2)
+        self.assertEqual(report.zipf_checksum(classes), 480755725)
+        self.assertEqual(classes[:4], [71, 65, 107, 161])
+        self.assertEqual(report.ZipfRun(ZIPF_RUN).classes, classes)
+
+    def test_spaces_the_size_classes_evenly_in_log_size_from_100_bytes_to_50_kb(self):
+        sizes = [report.zipf_class_bytes(size_class) for size_class in range(report.ZIPF_CLASSES)]
+        self.assertEqual((sizes[0], sizes[1], sizes[-1]), (100, 103, 50000))
+        self.assertEqual(sizes, sorted(set(sizes)))
+
+    def test_takes_the_percentiles_of_sizes_as_the_smallest_size_that_reaches_them(self):
+        figures = report.zipf_size_figures({100: 5, 1000: 4, 50000: 1})
+        self.assertEqual((figures["median"], figures["p90"], figures["max"]), (100, 1000, 50000))
+        self.assertAlmostEqual(figures["mean"], (500 + 4000 + 50000) / 10)
 
     def test_counts_non_2xx_answers_and_socket_errors_as_failed(self):
         self.assertEqual(report.parse_zipf_wrk(output("wrk-non2xx.txt"))["failed"], 706)
@@ -525,19 +545,19 @@ class ZipfTests(unittest.TestCase):
 
     def test_takes_a_gateways_hit_ratio_from_its_lookups_over_every_route(self):
         run = report.ZipfRun(ZIPF_RUN)
-        self.assertEqual(run.lookups("gateway")["hit"], 551)
-        self.assertAlmostEqual(run.figures("gateway", "gateway")["hit_ratio"], 551 / (551 + 348 + 5))
+        self.assertEqual(run.lookups("gateway")["hit"], 2236)
+        self.assertAlmostEqual(run.figures("gateway", "gateway")["hit_ratio"], 2236 / (2236 + 1048 + 12))
 
     def test_takes_nginxs_hit_ratio_from_memcached_gets(self):
         figures = report.ZipfRun(ZIPF_RUN).figures("nginx", "memcached")
-        self.assertAlmostEqual(figures["hit_ratio"], 0.651, places=3)
+        self.assertAlmostEqual(figures["hit_ratio"], 0.741, places=3)
         self.assertAlmostEqual(figures["operations_per_request"], 1.0, places=2)
 
     def test_gives_each_server_its_share_of_the_operations(self):
         figures = report.ZipfRun(ZIPF_RUN).figures("nginx", "memcached")
         self.assertEqual(sorted(figures["shares"]), [1, 2, 3])
         self.assertAlmostEqual(sum(figures["shares"].values()), 1.0)
-        self.assertAlmostEqual(figures["shares"][2], 0.413, places=3)
+        self.assertAlmostEqual(figures["shares"][2], 0.385, places=3)
 
     def test_knows_the_shares_of_zipfs_law(self):
         self.assertEqual(report.zipf_shares(1, 1.0), (1.0, 1.0))
@@ -546,22 +566,22 @@ class ZipfTests(unittest.TestCase):
         self.assertAlmostEqual(top, 0.619, places=3)
 
     def test_fails_when_more_answers_failed_than_the_bound(self):
-        self.replace("gateway.wrk.txt", "  856 requests in 3.01s, 1.06MB read\n",
-                     "  856 requests in 3.01s, 1.06MB read\n  Non-2xx or 3xx responses: 2\n")
+        self.replace("gateway.wrk.txt", "  3249 requests in 3.01s, 12.63MB read\n",
+                     "  3249 requests in 3.01s, 12.63MB read\n  Non-2xx or 3xx responses: 4\n")
         status, stdout, stderr = self.run_report()
         self.assertEqual(status, 1)
-        self.assertIn("gateway: 2 of 856 answers failed (non-2xx or socket errors), more than 0.1%", stderr)
+        self.assertIn("gateway: 4 of 3249 answers failed (non-2xx or socket errors), more than 0.1%", stderr)
         self.assertIn("### Checks that failed", stdout)
 
     def test_passes_failed_answers_within_the_bound(self):
-        self.replace("nginx.wrk.txt", "  31358 requests in 3.04s, 37.51MB read\n",
-                     "  31358 requests in 3.04s, 37.51MB read\n"
-                     "  Socket errors: connect 0, read 0, write 0, timeout 3\n")
+        self.replace("nginx.wrk.txt", "  97775 requests in 3.10s, 365.26MB read\n",
+                     "  97775 requests in 3.10s, 365.26MB read\n"
+                     "  Socket errors: connect 0, read 0, write 0, timeout 9\n")
         self.assertEqual(self.run_report()[0], 0)
 
     def test_fails_when_a_target_had_no_hit(self):
-        self.replace("near-cache.after.prom", 'result="hit",route="comments"} 3166.0',
-                     'result="hit",route="comments"} 953.0')
+        self.replace("near-cache.after.prom", 'result="hit",route="zipf-items"} 5143.0',
+                     'result="hit",route="zipf-items"} 1509.0')
         status, _, stderr = self.run_report()
         self.assertEqual(status, 1)
         self.assertIn("gateway with near-cache: no hit", stderr)
@@ -577,16 +597,29 @@ class ZipfTests(unittest.TestCase):
         self.assertEqual(stderr, "zipf: nginx (memcached_pass, same ring): memcached 127.0.0.1:31113 got no "
                                  "operation\n")
 
-    def test_says_what_each_size_of_answer_is_and_how_often_it_was_asked(self):
+    def test_fails_when_zipf_lua_drew_other_sizes_than_the_report_knows(self):
+        self.replace("setup.tsv", "size_sigma\t1.2\n", "size_sigma\t1.0\n")
+        status, _, stderr = self.run_report()
+        self.assertEqual(status, 1)
+        self.assertIn("gateway: zipf.lua's size classes (checksum 480755725) are not report.py's", stderr)
+
+    def test_gives_the_size_mix_of_the_keys_and_of_the_requests(self):
         stdout = self.run_report()[1]
-        self.assertIn("| a single comment, `/api/v1/comments/<odd rank>` | 86 (45 sampled) | 5,000 | 53.3% |", stdout)
-        self.assertIn("| a user's 25 comments, `/api/v1/comments/users/<even rank>` | 2,176 (55 sampled) | 5,000 |"
-                      " 46.7% |", stdout)
+        self.assertIn("| the 10,000 keys | 2,005 | 3,996 | 9,259 | 50,000 |", stdout)
+        self.assertIn("| the requests of the measured runs | 1,715 | 3,709 | 8,975 | 50,000 |", stdout)
+        self.assertIn("| 100 B to 1 KB | 2,838 | 28.4% | 38.8% |", stdout)
+        self.assertIn("| 16 to 50 KB | 387 | 3.9% | 2.4% |", stdout)
+
+    def test_gives_each_servers_bytes_and_evictions_and_the_sizes_of_its_hottest_keys(self):
+        self.replace("end.stats", "2\tevictions\t0\n", "2\tevictions\t17\n")
+        stdout = self.run_report()[1]
+        self.assertIn("| `127.0.0.1:31112` | 970 | 31.1% | 3.7 | 17 | 1: 10.2%, 918 B; 3: 3.4%, 2,826 B; "
+                      "8: 1.3%, 15,261 B |", stdout)
 
     def test_prints_one_line_per_target_for_the_console(self):
         self.assertEqual(report.zipf_line(report.ZipfRun(ZIPF_RUN), "nginx"),
-                         "    nginx (memcached_pass, same ring): 10307 req/s, p50 4.74 ms, p99 26.16 ms, hit ratio "
-                         "65.1%, servers 31.9% 41.3% 26.9%, failed 0")
+                         "    nginx (memcached_pass, same ring): 31564 req/s, p50 1.40 ms, p99 3.50 ms, hit ratio "
+                         "74.1%, servers 33.3% 38.5% 28.2%, failed 0")
 
 
 if __name__ == "__main__":
