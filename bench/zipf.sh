@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Load shaped like traffic on a pool of three memcached servers: keys whose popularity follows Zipf's law (s = 1.0),
-# with answers of both sizes comments-service has, through the gateway, then nginx's memcached_pass on the same ring,
-# then the gateway with its near-cache. Prints a Markdown section: requests/s, p50 and p99, the hit ratio and each
-# memcached server's share of the operations per target, and the size mix. See bench/README.md.
+# each an item of its own size from 100 B to 50 KB served by an origin nginx of static files, through the gateway,
+# then nginx's memcached_pass on the same ring, then the gateway with its near-cache. Prints a Markdown section:
+# requests/s, p50 and p99, the hit ratio and each memcached server's share of the operations per target, each
+# server's items and evictions, and the size mix. See bench/README.md.
 #
 #   bench/zipf.sh               100,000 keys, about 5 minutes: bench/results/<date>-<commit>-zipf.md
 #   bench/zipf.sh --quick       10,000 keys, 3 s a phase: a smoke test, written to a file only when one is named
@@ -21,7 +22,7 @@ work=${ZIPF_WORK:-$bench/.work/zipf}
 # Linux's ephemeral range (32768 and up), where an outgoing connection could hold one.
 ZIPF_PORT_BASE=${ZIPF_PORT_BASE:-31100}
 memcached_ports=($((ZIPF_PORT_BASE + 11)) $((ZIPF_PORT_BASE + 12)) $((ZIPF_PORT_BASE + 13)))
-comments_port=$((ZIPF_PORT_BASE + 20))
+origin_port=$((ZIPF_PORT_BASE + 20))
 gateway_port=$((ZIPF_PORT_BASE + 30))
 gateway_management_port=$((ZIPF_PORT_BASE + 31))
 near_cache_port=$((ZIPF_PORT_BASE + 32))
@@ -36,32 +37,40 @@ ZIPF_OUT=${ZIPF_OUT-}
 # The answers that may fail (non-2xx, or a socket error) in a measured run, as a fraction of its requests: a few
 # timeouts of a cold JVM in a quick run, never a broken path.
 ZIPF_MAX_ERRORS=${ZIPF_MAX_ERRORS:-0.001}
+# The size mix (zipf.lua's header says how it is drawn): a lognormal of this median in bytes and sigma in ln bytes,
+# clipped to 100 B to 50 KB, about 4 KB a key on average; the seed of the draw, so that every run has the same mix.
+ZIPF_SIZE_MEDIAN=${ZIPF_SIZE_MEDIAN:-2000}
+ZIPF_SIZE_SIGMA=${ZIPF_SIZE_SIGMA:-1.2}
+ZIPF_SIZE_SEED=${ZIPF_SIZE_SEED:-1}
 
-# The JVMs as bench/run.sh runs them: the gateway as its image does, comments-service with a small bounded heap.
+# The gateway's JVM as bench/run.sh runs it, as its image does.
 GATEWAY_JAVA=${GATEWAY_JAVA:-$(if [ -x /usr/lib/jvm/temurin-25-jdk-amd64/bin/java ]; then
     echo /usr/lib/jvm/temurin-25-jdk-amd64/bin/java; else echo java; fi)}
 GATEWAY_JAVA_OPTS=${GATEWAY_JAVA_OPTS--XX:+UseG1GC -Xmx460m -XX:TrimNativeHeapInterval=5000 -XX:+ExitOnOutOfMemoryError}
-COMMENTS_JAVA_OPTS=${COMMENTS_JAVA_OPTS--Xmx96m -XX:+UseSerialGC -XX:TrimNativeHeapInterval=5000}
 # Settings for both gateways, split on blanks.
 GATEWAY_ARGS=${GATEWAY_ARGS-}
 
 # bench/run.sh's load: two wrk threads, 50 connections.
 threads=2
 connections=50
-# 100,000 keys, half of them 2,176-byte collections, are about 130 MB of items with memcached's overhead; each
-# server holds a third of them, and memcached takes memory only as items arrive.
-memcached_mb=128
+# The 100,000 bodies of the default mix take 400 MB, so a server's third is about 135 MB, or 140 on the server the
+# ring gives the most (34.5% of the items in the first run). memcached's slab classes, each 1.25 times the one
+# before, round an item up by a tenth on average, its header and key add about 80 bytes, and each of the 30 or so
+# classes that items of 100 B to 50 KB use holds a part-filled 1 MB page: about 190 MB in all. 64 MB, memcached's
+# default, would hold a third of that and evict; 256 leaves a quarter spare, so that an eviction (the report
+# counts them) means a sizing error, not the load. memcached takes memory only as items arrive.
+memcached_mb=256
 # As bench/run.sh's near-cache gateway: short-lived, and bounded well below the heap.
 near_cache_args=(--memcached.cache.near-cache.ttl=5s --memcached.cache.near-cache.max-entries=10000
     --memcached.cache.near-cache.max-bytes=16MB)
 jvm_start_seconds=120
 quick=false
-nginx_available=false
-# The keys whose answer sizes are sampled: the hottest ten and others spread over the ranks.
-size_samples=100
+# The bodies whose bytes are compared, through each target, with the origin's: the hottest two, which must come
+# from memcached once warm, and the hottest above 16 KB.
+large_bytes=16000
 
 usage() {
-    sed -n '2,9s/^# \{0,1\}//p' "$0"
+    sed -n '2,10s/^# \{0,1\}//p' "$0"
 }
 
 parse_args() {
@@ -93,31 +102,87 @@ setup() {
     printf '%s\t%s\n' "$1" "$2" >>"$work/setup.tsv"
 }
 
-# path_of RANK: the key of that rank, as zipf.lua asks it.
+# path_of RANK: the key of that rank, as zipf.lua asks it (keys.tsv: rank, path, bytes).
 path_of() {
-    if (($1 % 2)); then echo "/api/v1/comments/$1"; else echo "/api/v1/comments/users/$1"; fi
+    awk -F'\t' -v rank="$1" '$1 == rank { print $2; exit }' "$work/keys.tsv"
+}
+
+# largest_hot_rank: the hottest rank whose body is above $large_bytes.
+largest_hot_rank() {
+    awk -F'\t' -v least="$large_bytes" '$3 > least { print $1; exit }' "$work/keys.tsv"
 }
 
 # --- the servers ----------------------------------------------------------------------------------------------
 
-start_backends() {
+start_memcached_servers() {
     local port
     for port in "${memcached_ports[@]}"; do
-        log "starting memcached on $port"
+        log "starting memcached on $port: -m $memcached_mb"
         start_memcached "$port" "$memcached_mb" "$work/memcached-$port.log"
     done
-    local java_opts
-    read -ra java_opts <<<"$COMMENTS_JAVA_OPTS"
-    log "starting comments-service on $comments_port: java $COMMENTS_JAVA_OPTS"
-    # max-age as bench/run.sh's: no item expires during the run.
-    spawn "$work/comments-service.log" java "${java_opts[@]}" -jar "$comments_jar" \
-        --server.address=127.0.0.1 --server.port="$comments_port" --comments.max-age=3600s
-    await "http://127.0.0.1:$comments_port/api/v1/comments/1/no_cache" "$jvm_start_seconds" "$spawned" \
-        "$work/comments-service.log"
 }
 
-# start_gateway NAME PORT MANAGEMENT_PORT [SETTING...]: a gateway on the three servers, placing keys on nginx's ring;
-# answering once this returns, its pid in $spawned.
+# nginx_prefix DIR: a prefix of its own for an nginx of this script's, so that nothing of the system nginx is used.
+nginx_prefix() {
+    mkdir -p "$1/logs" "$1/temp"
+    if [ -f /etc/nginx/mime.types ]; then
+        cp /etc/nginx/mime.types "$1/mime.types"
+    else
+        printf 'types {}\n' >"$1/mime.types"
+    fi
+}
+
+# start_nginx_in DIR URL: nginx with DIR/nginx.conf, spawned, checked first; answering URL once this returns, its
+# pid in $spawned.
+start_nginx_in() {
+    local prefix=$1 url=$2
+    nginx -q -t -p "$prefix/" -c "$prefix/nginx.conf" >"$prefix/logs/test.log" 2>&1 || {
+        show_logs "$prefix/logs/test.log"
+        fail "nginx rejected $prefix/nginx.conf"
+    }
+    spawn "$prefix/logs/run.log" nginx -p "$prefix/" -c "$prefix/nginx.conf" -g 'daemon off;'
+    await "$url" "$jvm_start_seconds" "$spawned" "$prefix/logs/error.log"
+}
+
+# write_items DIR: a JSON file of each class's size under DIR/html/sizes (classes.tsv: class, bytes), random
+# base64 in a string, so that no body compresses or repeats another.
+write_items() {
+    local dir=$1/html/sizes class bytes opening closing='"}' file
+    mkdir -p "$dir"
+    while IFS=$'\t' read -r class bytes; do
+        opening="{\"class\":$class,\"bytes\":$bytes,\"data\":\""
+        file=$dir/$class.json
+        # More base64 than the body needs, cut to its size: base64 makes 4 characters of 3 bytes.
+        { printf '%s' "$opening"; head -c "$bytes" /dev/urandom | base64 -w 0; } >"$file"
+        truncate -s $((bytes - ${#closing})) "$file"
+        printf '%s' "$closing" >>"$file"
+    done <"$work/classes.tsv"
+}
+
+# start_origin: the items' origin (bench/nginx-origin.conf.template) on its files; answering once this returns,
+# each class checked for its size and the answer for its caching headers.
+start_origin() {
+    local prefix=$work/origin class bytes size headers
+    nginx_prefix "$prefix"
+    write_items "$prefix"
+    sed -e "s|@PORT@|$origin_port|g" "$bench/nginx-origin.conf.template" >"$prefix/nginx.conf"
+    log "starting the origin nginx on $origin_port: $(wc -l <"$work/classes.tsv") sizes of item"
+    start_nginx_in "$prefix" "http://127.0.0.1:$origin_port$(path_of 1)"
+    # Rank 0 is never asked: these requests go to the origin alone, and nothing is stored.
+    while IFS=$'\t' read -r class bytes; do
+        size=$(curl -fs -o /dev/null -w '%{size_download}' --max-time 5 "http://127.0.0.1:$origin_port/items/0-$class") ||
+            fail "the origin did not answer /items/0-$class"
+        [ "$size" = "$bytes" ] || fail "the origin answered /items/0-$class with $size bytes, not $bytes"
+    done <"$work/classes.tsv"
+    headers=$(curl -fs -o /dev/null -D - --max-time 5 "http://127.0.0.1:$origin_port$(path_of 1)" | tr -d '\r')
+    if ! grep -qi '^content-type: application/json$' <<<"$headers" ||
+        ! grep -qi '^cache-control: max-age=3600$' <<<"$headers"; then
+        fail "the origin's answer is not cacheable JSON: $headers"
+    fi
+}
+
+# start_gateway NAME PORT MANAGEMENT_PORT [SETTING...]: a gateway on the three servers, placing keys on nginx's ring,
+# with bench/zipf-items.yml's route to the origin; ready once this returns, its pid in $spawned.
 start_gateway() {
     local name=$1 port=$2 management_port=$3 java_opts gateway_args servers
     shift 3
@@ -128,32 +193,25 @@ start_gateway() {
     spawn "$work/$name.log" "$GATEWAY_JAVA" "${java_opts[@]}" -jar "$gateway_jar" \
         --server.address=127.0.0.1 --server.port="$port" \
         --management.server.address=127.0.0.1 --management.server.port="$management_port" \
-        --comments-service.uri="http://127.0.0.1:$comments_port" --memcached.servers="${servers%,}" \
-        --memcached.ring=nginx "$@" "${gateway_args[@]}"
-    await "http://127.0.0.1:$port/api/v1/comments/1/no_cache" "$jvm_start_seconds" "$spawned" "$work/$name.log"
+        --spring.config.additional-location="$bench/zipf-items.yml" --zipf.origin-uri="http://127.0.0.1:$origin_port" \
+        --memcached.servers="${servers%,}" --memcached.ring=nginx "$@" "${gateway_args[@]}"
+    # Readiness, not a request through the route, which would store an item before the measured runs. The
+    # management server starts once the gateway's own listens.
+    await "http://127.0.0.1:$management_port/actuator/health/readiness" "$jvm_start_seconds" "$spawned" \
+        "$work/$name.log"
 }
 
-# start_nginx: nginx with bench/nginx-ring.conf.template under a prefix of its own, so that nothing of the system
-# nginx is used; answering once this returns, its pid in $spawned.
+# start_nginx: nginx's memcached_pass with bench/nginx-ring.conf.template; answering once this returns, its pid in
+# $spawned.
 start_nginx() {
     local prefix=$work/nginx
-    mkdir -p "$prefix/logs" "$prefix/temp"
-    if [ -f /etc/nginx/mime.types ]; then
-        cp /etc/nginx/mime.types "$prefix/mime.types"
-    else
-        printf 'types {}\n' >"$prefix/mime.types"
-    fi
-    sed -e "s|@PORT@|$nginx_port|g" -e "s|@COMMENTS_PORT@|$comments_port|g" \
+    nginx_prefix "$prefix"
+    sed -e "s|@PORT@|$nginx_port|g" -e "s|@ORIGIN_PORT@|$origin_port|g" \
         -e "s|@MEMCACHED_PORT_1@|${memcached_ports[0]}|g" -e "s|@MEMCACHED_PORT_2@|${memcached_ports[1]}|g" \
         -e "s|@MEMCACHED_PORT_3@|${memcached_ports[2]}|g" "$bench/nginx-ring.conf.template" >"$prefix/nginx.conf"
-    nginx -q -t -p "$prefix/" -c "$prefix/nginx.conf" >"$prefix/logs/test.log" 2>&1 || {
-        show_logs "$prefix/logs/test.log"
-        fail "nginx rejected $prefix/nginx.conf"
-    }
     log "starting nginx on $nginx_port"
-    spawn "$prefix/logs/run.log" nginx -p "$prefix/" -c "$prefix/nginx.conf" -g 'daemon off;'
-    await "http://127.0.0.1:$nginx_port/api/v1/comments/1/no_cache" "$jvm_start_seconds" "$spawned" \
-        "$prefix/logs/error.log"
+    # Rank 0 is never asked: a get that misses and an answer from the origin, which nginx does not store.
+    start_nginx_in "$prefix" "http://127.0.0.1:$nginx_port/items/0-0"
 }
 
 # stop PID: stops one server that spawn started and forgets it, so that the exit's stop_all never signals a process
@@ -169,18 +227,6 @@ stop() {
 
 # --- measuring ------------------------------------------------------------------------------------------------
 
-# sample_sizes: the body size of sampled keys as comments-service answers them, into sizes.tsv (rank, path, bytes).
-sample_sizes() {
-    local i rank path bytes
-    for ((i = 1; i <= size_samples; i++)); do
-        if ((i <= 10)); then rank=$i; else rank=$(((i - 10) * ZIPF_KEYS / (size_samples - 10))); fi
-        path=$(path_of "$rank")
-        bytes=$(curl -fs -o /dev/null -w '%{size_download}' --max-time 5 "http://127.0.0.1:$comments_port$path") ||
-            fail "comments-service did not answer $path"
-        printf '%s\t%s\t%s\n' "$rank" "$path" "$bytes"
-    done >"$work/sizes.tsv"
-}
-
 # run_wrk OUTPUT URL SEED SECONDS: zipf.lua's keys for SECONDS. Each run has a seed of its own, so that no run
 # replays the keys of another (nginx would then find exactly the items the gateway's measured run stored), and each
 # run repeats from one benchmark to the next.
@@ -188,7 +234,8 @@ run_wrk() {
     local output=$1 url=$2 seed=$3 seconds=$4
     # wrk stops itself after -d; the deadline is for a wrk that does not, with room for the script's set-up.
     timeout -k 5 $((seconds + 60)) wrk -t"$threads" -c"$connections" -d"${seconds}s" --latency \
-        -s "$bench/zipf.lua" "$url" -- "$ZIPF_KEYS" "$ZIPF_S" "$seed" >"$output" 2>&1 ||
+        -s "$bench/zipf.lua" "$url" -- "$ZIPF_KEYS" "$ZIPF_S" "$seed" "$ZIPF_SIZE_SEED" "$ZIPF_SIZE_MEDIAN" \
+        "$ZIPF_SIZE_SIGMA" >"$output" 2>&1 ||
         { cat "$output" >&2; fail "wrk failed on $url"; }
 }
 
@@ -208,14 +255,14 @@ snapshot() {
     fi
 }
 
-# same_bytes URL PATH: URL answers PATH with comments-service's bytes.
+# same_bytes URL PATH: URL answers PATH with the origin's bytes.
 same_bytes() {
-    cmp -s <(curl -fs --max-time 5 "$1$2") <(curl -fs --max-time 5 "http://127.0.0.1:$comments_port$2") ||
-        fail "$1$2 answered other bytes than comments-service"
+    cmp -s <(curl -fs --max-time 5 "$1$2") <(curl -fs --max-time 5 "http://127.0.0.1:$origin_port$2") ||
+        fail "$1$2 answered other bytes than the origin"
 }
 
 # from_cache KIND URL: URL was answered from a cache: a gateway says X-Cache: HIT; nginx sends no Cache-Control
-# with an answer from memcached, and comments-service's (the @fallback's) has one.
+# with an answer from memcached, and the origin's (the @fallback's) has one.
 from_cache() {
     local headers
     headers=$(curl -s -o /dev/null -D - --max-time 5 "$2" | tr -d '\r')
@@ -226,12 +273,15 @@ from_cache() {
 }
 
 # measure ID LABEL KIND URL MANAGEMENT_PORT|- SEED LOG: a warm-up run, then the measured run, with memcached's stats
-# and a gateway's meters read on either side of it. The hottest key of each size must come from the cache, with
-# comments-service's bytes, once warm.
+# and a gateway's meters read on either side of it. The hottest two keys must come from the cache once warm, and
+# they and a large body with the origin's bytes.
 measure() {
-    local id=$1 label=$2 kind=$3 url=$4 management=$5 seed=$6 server_log=$7 rank
+    local id=$1 label=$2 kind=$3 url=$4 management=$5 seed=$6 server_log=$7 rank large
     log "$label: $ZIPF_WARM_SECONDS s of warm-up"
     run_wrk "$work/$id.warm-up.txt" "$url" "$seed" "$ZIPF_WARM_SECONDS"
+    # Few keys may have no body that large.
+    large=$(largest_hot_rank)
+    if [ -n "$large" ]; then same_bytes "$url" "$(path_of "$large")"; fi
     for rank in 1 2; do
         same_bytes "$url" "$(path_of "$rank")"
         from_cache "$kind" "$url$(path_of "$rank")" || {
@@ -272,6 +322,9 @@ record_setup() {
     setup threads "$threads"
     setup connections "$connections"
     setup max_errors "$ZIPF_MAX_ERRORS"
+    setup size_seed "$ZIPF_SIZE_SEED"
+    setup size_median "$ZIPF_SIZE_MEDIAN"
+    setup size_sigma "$ZIPF_SIZE_SIGMA"
     setup servers "$(printf '127.0.0.1:%s ' "${memcached_ports[@]}")"
     setup memcached_mb "$memcached_mb"
     setup cores "$(nproc)"
@@ -280,9 +333,7 @@ record_setup() {
     setup gateway_java_opts "$GATEWAY_JAVA_OPTS"
     setup gateway_args "--memcached.ring=nginx $GATEWAY_ARGS"
     setup near_cache_args "${near_cache_args[*]}"
-    setup comments_java_opts "$COMMENTS_JAVA_OPTS"
-    setup versions "$(memcached -V), $(if $nginx_available; then nginx -v 2>&1 | sed 's/.*: //'; else
-        echo no nginx; fi), $(wrk -v 2>&1 | head -n 1 | cut -d' ' -f1-2)"
+    setup versions "$(memcached -V), $(nginx -v 2>&1 | sed 's/.*: //'), $(wrk -v 2>&1 | head -n 1 | cut -d' ' -f1-2)"
 }
 
 main() {
@@ -292,10 +343,10 @@ main() {
     need memcached memcached
     need wrk wrk
     need python3 python3
-    if need nginx nginx; then nginx_available=true; else log "nginx is not available: its target is left out"; fi
-    comments_jar=$(jar_of comments-service)
+    # The origin is an nginx too, so nothing runs without one.
+    need nginx nginx || fail "nginx is needed: it serves the items and is the reference"
     gateway_jar=$(jar_of gateway)
-    for port in "${memcached_ports[@]}" "$comments_port" "$gateway_port" "$gateway_management_port" \
+    for port in "${memcached_ports[@]}" "$origin_port" "$gateway_port" "$gateway_management_port" \
         "$near_cache_port" "$near_cache_management_port" "$nginx_port"; do
         port_free "$port" || fail "port $port is in use; set ZIPF_PORT_BASE to a free range of 100"
     done
@@ -308,24 +359,24 @@ main() {
     record_setup
     log "the load generator shares the $(nproc) cores with the servers: compare within this run only"
 
-    start_backends
-    sample_sizes
+    # The size classes and every key, as zipf.lua draws them, for the origin's files and the checks.
+    python3 "$bench/report.py" zipf-keys "$work"
+    start_memcached_servers
+    start_origin
 
     # The gateway first: its misses fill memcached, which nginx only reads. Each target runs alone with memcached
-    # and comments-service, so that no idle server's background work lands on the nodes' counters.
+    # and the origin, so that no idle server's background work lands on the nodes' counters.
     start_gateway gateway "$gateway_port" "$gateway_management_port"
     local pid=$spawned
     measure gateway "gateway" gateway "http://127.0.0.1:$gateway_port" "$gateway_management_port" 1 \
         "$work/gateway.log"
     stop "$pid"
 
-    if $nginx_available; then
-        start_nginx
-        pid=$spawned
-        measure nginx "nginx (memcached_pass, same ring)" nginx "http://127.0.0.1:$nginx_port" - 3 \
-            "$work/nginx/logs/error.log"
-        stop "$pid"
-    fi
+    start_nginx
+    pid=$spawned
+    measure nginx "nginx (memcached_pass, same ring)" nginx "http://127.0.0.1:$nginx_port" - 3 \
+        "$work/nginx/logs/error.log"
+    stop "$pid"
 
     start_gateway gateway-near-cache "$near_cache_port" "$near_cache_management_port" "${near_cache_args[@]}"
     pid=$spawned
