@@ -702,7 +702,7 @@ memcached servers placed by nginx's ring (`hash $memcached_key consistent`; the 
 them), nginx reads what the gateway stored and sends its misses to the origin without storing them, and the gateway
 with its near-cache comes last on the same memcached. Each target ran alone beside memcached and the origin:
 {warm} s of warm-up, then {seconds} s measured, with `wrk -t{threads} -c{connections} --latency` as bench/run.sh's
-wrk runs, and [`zipf.lua`](zipf.lua), each run with a seed of its own.
+wrk runs, and [`zipf.lua`](../zipf.lua), each run with a seed of its own.
 
 """
 
@@ -970,8 +970,8 @@ def zipf_markdown(run):
         f"- machine: {s['cores']} cores, {s.get('cpu') or 'unknown CPU'}; load average before {s['load_before']}, "
         f"after {s['load_after']}; took {s['took']} s",
         f"- gateway: {s['gateway_java']}, `{s.get('gateway_java_opts') or 'no flags'}`, `{s['gateway_args'].strip()}`"
-        f", the one route of [`zipf-items.yml`](zipf-items.yml); with the near-cache also `{s['near_cache_args']}`",
-        f"- origin: nginx, [`nginx-origin.conf.template`](nginx-origin.conf.template), {ZIPF_CLASSES} files, "
+        f", the one route of [`zipf-items.yml`](../zipf-items.yml); with the near-cache also `{s['near_cache_args']}`",
+        f"- origin: nginx, [`nginx-origin.conf.template`](../nginx-origin.conf.template), {ZIPF_CLASSES} files, "
         f"`expires 1h`",
         f"- memcached: {', '.join(run.servers)}, `-m {s['memcached_mb']}` each; {s['versions']}",
     ]) + "\n")
