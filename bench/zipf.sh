@@ -43,10 +43,8 @@ ZIPF_SIZE_MEDIAN=${ZIPF_SIZE_MEDIAN:-2000}
 ZIPF_SIZE_SIGMA=${ZIPF_SIZE_SIGMA:-1.2}
 ZIPF_SIZE_SEED=${ZIPF_SIZE_SEED:-1}
 
-# The gateway's JVM as bench/run.sh runs it, as its image does.
-GATEWAY_JAVA=${GATEWAY_JAVA:-$(if [ -x /usr/lib/jvm/temurin-25-jdk-amd64/bin/java ]; then
-    echo /usr/lib/jvm/temurin-25-jdk-amd64/bin/java; else echo java; fi)}
-GATEWAY_JAVA_OPTS=${GATEWAY_JAVA_OPTS--XX:+UseG1GC -Xmx460m -XX:TrimNativeHeapInterval=5000 -XX:+ExitOnOutOfMemoryError}
+# The gateway's JVM as its image runs it (scripts/common.sh).
+image_jvm
 # Settings for both gateways, split on blanks.
 GATEWAY_ARGS=${GATEWAY_ARGS-}
 
