@@ -3,7 +3,8 @@
 # with 50, 1,000 and 4,000 connections over 300 preloaded paths. It prints a table of requests per second, the
 # gateway's CPU time per request (which the load generator's share of the same cores does not move), p99,
 # wrk's timeouts, non-2xx answers and, for the gateway, the lookups counted as memcached errors, the circuit breaker's
-# transitions, the operations given up as the gateway's own delay and the requests shed with a 503. The gateway runs
+# transitions, the operations given up as the gateway's own delay, the requests shed with a 503 and the full
+# collections (G1's fallback when the live set fills the heap, which stops every request). The gateway runs
 # with the image's JVM flags: the heap that MaxRAMPercentage=60 gives under its 768 MB limit, and its GC. Targets: at
 # 4,000 connections hits at 0.8 of the 50-connection rate or better, no lookup counted as an error, no breaker opened,
 # only 200s or deliberate 503s.
@@ -15,8 +16,21 @@
 # it with: docker build -t memcached-gateway/gateway gateway). Otherwise the jar runs on GATEWAY_JAVA (java; the
 # image runs Java 25: /usr/lib/jvm/temurin-25-jdk-amd64/bin/java on this project's machines) with GATEWAY_JAVA_OPTS
 # (the image's heap and GC; its old ergonomic SerialGC was "-Xmx308m -XX:+UseSerialGC", under the 512 MB limit it
-# had then). GATEWAY_JAR runs another build of the gateway, CONNECTIONS and DURATION (s) change the runs, WARM_UP (s)
-# the warm-up before them, LABEL names them.
+# had then). GATEWAY_IMAGE_OPTS adds JVM flags to the image's own, through JDK_JAVA_OPTIONS (the java launcher puts
+# them on its command line, where they win over the image's JAVA_TOOL_OPTIONS; setting that would replace them all).
+# GATEWAY_JAR runs another build of the gateway, CONNECTIONS and DURATION (s) change the runs, WARM_UP (s) the warm-up
+# before them, LABEL names them.
+#
+# HEAP_HISTOGRAM=DIR looks at what the connections keep alive: halfway through each of the gateway's runs it writes
+# into DIR the live objects' histogram (jcmd GC.class_histogram, which runs a full collection of its own, left out of
+# the table's count), the gateway's metrics, its native memory when the JVM tracks it
+# (GATEWAY_IMAGE_OPTS=-XX:NativeMemoryTracking=summary) and, for the image, its cgroup's memory.stat; it records each
+# run's allocations with Flight Recorder (settings=profile), and keeps the gateway's log (with its GC log, given
+# -Xlog:gc:stdout). It prints the histogram's top lines at the most connections and, class by class, what the most
+# connections keep beyond the fewest, per connection. The pauses and the recording (about 20 MB of native memory)
+# slow those runs down: their rates are not the ones to quote. jcmd and jfr come from GATEWAY_JAVA's JDK (jfr's
+# views need 21 or later), and run outside the image's container, so that their own memory does not count against
+# its limit.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -41,6 +55,8 @@ else
         awk '/java.specification.version/ {print $3}')
     label=${LABEL:-Java $java_version, $gateway_java_opts}
 fi
+histograms=${HEAP_HISTOGRAM:-}
+if [ -n "$histograms" ]; then mkdir -p "$histograms" && histograms=$(cd "$histograms" && pwd); fi
 paths=300
 work=$(mktemp -d)
 
@@ -50,6 +66,7 @@ source scripts/common.sh
 cleanup() {
     local status=$?
     if [ -n "$image" ]; then docker rm -f "$container" >/dev/null 2>&1 || true; fi
+    if [ -n "$histograms" ]; then cp "$work/gateway.log" "$histograms/" 2>/dev/null || true; fi
     finish "$status" "$work" "${pids[@]}"
 }
 trap cleanup EXIT INT TERM
@@ -72,8 +89,8 @@ gateway_args=(--server.port="$gateway_port" --management.server.port="$managemen
     --memcached.servers="127.0.0.1:$memcached_port" --comments-service.uri="http://127.0.0.1:$comments_port")
 if [ -n "$image" ]; then
     # The host's network: the gateway reaches memcached and comments-service on 127.0.0.1, as the jar does.
-    spawn "$work/gateway.log" docker run --rm --name "$container" --network host --cpus 2 --memory "$memory" "$image" \
-        "${gateway_args[@]}"
+    spawn "$work/gateway.log" docker run --rm --name "$container" --network host --cpus 2 --memory "$memory" \
+        -e JDK_JAVA_OPTIONS="${GATEWAY_IMAGE_OPTS:-}" "$image" "${gateway_args[@]}"
 else
     spawn "$work/gateway.log" "$gateway_java" "${java_opts[@]}" -jar "$gateway_jar" "${gateway_args[@]}"
 fi
@@ -98,11 +115,16 @@ done
 await_x_cache "$gateway/api/v1/comments/$paths" HIT 10 || fail "no HIT after preloading"
 await "http://127.0.0.1:$nginx_port/api/v1/comments/$paths" 10 "$nginx_pid" "$work/nginx/logs/error.log"
 
-# prometheus NAME [FILTER]: the sum of the gateway's samples of NAME whose labels match FILTER.
+# prometheus NAME [FILTER [EXCLUDE]]: the sum of the gateway's samples of NAME whose labels match FILTER and not
+# EXCLUDE.
 prometheus() {
     curl -fs --max-time 30 "http://127.0.0.1:$management_port/actuator/prometheus" |
-        awk -v name="$1" -v filter="${2:-}" 'index($0, name "{") == 1 && index($0, filter) { sum += $NF }
-            END { printf "%d\n", sum }'
+        awk -v name="$1" -v filter="${2:-}" -v exclude="${3:-}" 'index($0, name "{") == 1 && index($0, filter) &&
+            (exclude == "" || !index($0, exclude)) { sum += $NF } END { printf "%d\n", sum }'
+}
+# The full collections so far, but for those that a heap histogram asked for.
+full_gcs() {
+    prometheus jvm_gc_pause_seconds_count 'action="end of major GC"' 'cause="Heap Inspection Initiated GC"'
 }
 transitions() { grep -c 'circuit breaker .* -> ' "$work/gateway.log" || true; }
 # The CPU time the gateway has used, in microseconds: its container's cgroup for the image, the process's for the jar.
@@ -116,19 +138,77 @@ gateway_cpu() {
     fi
 }
 
+# gateway_jcmd COMMAND...: a diagnostic command to the gateway's JVM; in the image's container it is process 1, which
+# the host's jcmd reaches by its host pid.
+jdk_bin=$(dirname "$(readlink -f "$(command -v "$gateway_java")")")
+gateway_jcmd() {
+    local pid=$gateway_pid
+    if [ -n "$image" ]; then pid=$(docker inspect -f '{{.State.Pid}}' "$container"); fi
+    timeout 120 "$jdk_bin/jcmd" "$pid" "$@"
+}
+# snapshot CONNECTIONS: what the gateway holds in the middle of a run, into $histograms/CONNECTIONS-*.
+snapshot() {
+    local at=$histograms/$1
+    curl -fs --max-time 30 "http://127.0.0.1:$management_port/actuator/prometheus" >"$at-metrics.txt"
+    if [ -n "$image" ]; then
+        timeout 30 docker exec "$container" sh -c 'cat /sys/fs/cgroup/memory.stat 2>/dev/null ||
+            cat /sys/fs/cgroup/memory/memory.stat' >"$at-memory.stat" || log "no memory.stat of the gateway's container"
+    fi
+    gateway_jcmd VM.native_memory summary >"$at-native-memory.txt"
+    gateway_jcmd GC.class_histogram >"$at-histogram.txt"
+}
+# record_allocations CONNECTIONS and save_allocations CONNECTIONS: Flight Recorder's allocation samples of one run,
+# and its views by class and by site. In the image, the recording is written into the container and copied out.
+record_allocations() { gateway_jcmd JFR.start name="overload-$1" settings=profile >/dev/null; }
+save_allocations() {
+    local file=$histograms/$1-allocations.jfr view
+    if [ -n "$image" ]; then file=/tmp/overload-$1.jfr; fi
+    gateway_jcmd JFR.stop name="overload-$1" filename="$file" >/dev/null
+    if [ -n "$image" ]; then
+        timeout 120 docker cp -q "$container:$file" "$histograms/$1-allocations.jfr"
+        timeout 30 docker exec "$container" rm -f "$file"
+    fi
+    for view in allocation-by-class allocation-by-site; do
+        timeout 120 "$jdk_bin/jfr" view --width 200 "$view" "$histograms/$1-allocations.jfr" \
+            >"$histograms/$1-$view.txt" ||
+            timeout 120 "$jdk_bin/jfr" summary "$histograms/$1-allocations.jfr" >"$histograms/$1-$view.txt"
+    done
+}
+# per_connection FEW MANY: class by class, the bytes the histogram at MANY connections holds beyond the one at FEW,
+# divided by the connections between them; the total first.
+per_connection() {
+    awk -v n=$(($2 - $1)) '
+        $1 ~ /^[0-9]+:$/ { bytes[$4] += (FILENAME == ARGV[2] ? $3 : -$3); next }
+        $1 == "Total" { total += (FILENAME == ARGV[2] ? $3 : -$3) }
+        END {
+            printf "%12.0f  %s\n", total / n, "(all)"
+            for (class in bytes) printf "%12.0f  %s\n", bytes[class] / n, class
+        }' "$histograms/$1-histogram.txt" "$histograms/$2-histogram.txt" | sort -k1,1nr | head -n 21
+}
+
 # run TARGET URL CONNECTIONS: one wrk run and its row of the table.
 run() {
     local target=$1 url=$2 conns=$3 out="$work/wrk-$1-$3.txt" errors=0 trans=0 delayed=0 shed=0 timeouts cpu=0
-    local per_request=-
+    local per_request=- full=0 looking=
     if [ "$target" = gateway ]; then
+        full=$(full_gcs)
         cpu=$(gateway_cpu)
         errors=$(prometheus memcached_cache_lookups_total 'result="error"')
         delayed=$(prometheus memcached_operations_delayed_total)
         shed=$(prometheus gateway_overload_rejected_total)
         trans=$(transitions)
     fi
+    if [ "$target" = gateway ] && [ -n "$histograms" ]; then
+        record_allocations "$conns"
+        (sleep $((duration / 2)) && snapshot "$conns") &
+        looking=$!
+    fi
     log "wrk -t2 -c$conns -d${duration}s against $target"
     wrk -t2 -c"$conns" -d"${duration}s" --latency -s scripts/overload-paths.lua "$url" -- "$paths" >"$out" 2>&1
+    if [ -n "$looking" ]; then
+        wait "$looking" || log "no snapshot of the gateway at $conns connections"
+        save_allocations "$conns" || log "no allocation profile of the gateway at $conns connections"
+    fi
     timeouts=$(sed -n 's/.*Socket errors:.*timeout \([0-9]*\).*/\1/p' "$out")
     if [ "$target" = gateway ]; then
         cpu=$(($(gateway_cpu) - cpu))
@@ -137,12 +217,14 @@ run() {
         delayed=$(($(prometheus memcached_operations_delayed_total) - delayed))
         shed=$(($(prometheus gateway_overload_rejected_total) - shed))
         trans=$(($(transitions) - trans))
+        full=$(($(full_gcs) - full))
     fi
-    printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$target" "$conns" \
+    printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$target" "$conns" \
         "$(awk '/^Requests\/sec:/ { printf "%.0f", $2 }' "$out")" "$per_request" "$(wrk_field "$out" p99)" "${timeouts:-0}" \
         "$(wrk_field "$out" non-2xx | grep . || echo 0)" \
         "$([ "$target" = gateway ] && echo "$errors" || echo -)" "$([ "$target" = gateway ] && echo "$trans" || echo -)" \
-        "$([ "$target" = gateway ] && echo "$delayed" || echo -)" "$([ "$target" = gateway ] && echo "$shed" || echo -)"
+        "$([ "$target" = gateway ] && echo "$delayed" || echo -)" "$([ "$target" = gateway ] && echo "$shed" || echo -)" \
+        "$([ "$target" = gateway ] && echo "$full" || echo -)"
 }
 
 # Long enough for the JIT to compile the hit path, so that the first run does not pay for it: on 2 cores the
@@ -154,8 +236,8 @@ wrk -t2 -c200 -d"${warm_up}s" -s scripts/overload-paths.lua "$gateway" -- "$path
 echo
 echo "Hits under overload, gateway with ${label}: wrk -t2 -d${duration}s over $paths cached paths"
 echo
-echo "| target | connections | req/s | gateway CPU µs/req | p99 | timeouts | non-2xx | lookups as errors | breaker transitions | delayed ops | shed (503) |"
-echo "|---|---|---|---|---|---|---|---|---|---|---|"
+echo "| target | connections | req/s | gateway CPU µs/req | p99 | timeouts | non-2xx | lookups as errors | breaker transitions | delayed ops | shed (503) | full GCs |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
 for conns in "${connections[@]}"; do
     run gateway "$gateway" "$conns"
     run nginx "http://127.0.0.1:$nginx_port" "$conns"
@@ -175,3 +257,12 @@ fi
 echo
 echo "Longest GC pauses, from the gateway's own count (jvm_gc_pause_seconds_max):"
 curl -fs --max-time 30 "http://127.0.0.1:$management_port/actuator/prometheus" | grep '^jvm_gc_pause_seconds_max' || true
+if [ -n "$histograms" ]; then
+    few=${connections[0]} many=${connections[${#connections[@]} - 1]}
+    echo
+    echo "Live objects at $many connections (jcmd GC.class_histogram, in $histograms):"
+    sed -n '2,17p;/^Total/p' "$histograms/$many-histogram.txt" || true
+    echo
+    echo "Bytes a connection keeps, from $few to $many connections, by class:"
+    per_connection "$few" "$many" || true
+fi
