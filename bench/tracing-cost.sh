@@ -14,8 +14,8 @@ source "$(dirname "$0")/../scripts/common.sh"
 ROUNDS=${ROUNDS:-3}
 ROUND_SECONDS=${ROUND_SECONDS:-20}
 WARM_SECONDS=${WARM_SECONDS:-60}
-GATEWAY_JAVA=${GATEWAY_JAVA:-java}
-read -ra java_opts <<<"${GATEWAY_JAVA_OPTS:--XX:+UseG1GC -Xmx460m -XX:+ExitOnOutOfMemoryError}"
+image_jvm
+read -ra java_opts <<<"$GATEWAY_JAVA_OPTS"
 memcached_port=21211 comments_port=24567 sink_port=24318
 declare -A port=([off]=28080 [on]=28090 [lean]=28100)
 sides=(off on lean)
