@@ -24,7 +24,8 @@
 # HEAP_HISTOGRAM=DIR looks at what the connections keep alive: halfway through each of the gateway's runs it writes
 # into DIR the live objects' histogram (jcmd GC.class_histogram, which runs a full collection of its own, left out of
 # the table's count), the gateway's metrics, its native memory when the JVM tracks it
-# (GATEWAY_IMAGE_OPTS=-XX:NativeMemoryTracking=summary) and, for the image, its cgroup's memory.stat; it records each
+# (GATEWAY_IMAGE_OPTS=-XX:NativeMemoryTracking=summary), glibc's malloc_info (which also counts what Netty takes with
+# malloc, as it does for its direct buffers on Java 25) and, for the image, its cgroup's memory.stat; it records each
 # run's allocations with Flight Recorder (settings=profile), and keeps the gateway's log (with its GC log, given
 # -Xlog:gc:stdout). It prints the histogram's top lines at the most connections and, class by class, what the most
 # connections keep beyond the fewest, per connection. The pauses and the recording (about 20 MB of native memory)
@@ -155,6 +156,7 @@ snapshot() {
             cat /sys/fs/cgroup/memory/memory.stat' >"$at-memory.stat" || log "no memory.stat of the gateway's container"
     fi
     gateway_jcmd VM.native_memory summary >"$at-native-memory.txt"
+    gateway_jcmd System.native_heap_info >"$at-native-heap.xml"
     gateway_jcmd GC.class_histogram >"$at-histogram.txt"
 }
 # record_allocations CONNECTIONS and save_allocations CONNECTIONS: Flight Recorder's allocation samples of one run,
