@@ -399,7 +399,7 @@ def steady_section(run):
 
 
 WARM_UP_INTRO = """\
-A cold gateway (a fresh JVM, or a fresh container of the image with `--cpus 2 --memory 768m`) gets real misses (a
+A cold gateway (a fresh JVM, or a fresh container of the image with `--cpus 2 --memory 512m`) gets real misses (a
 fresh id per request, one comment, wrk -t2 -c{concurrency}) from the moment its readiness probe says UP, for
 {seconds} s, counted second by second; then its steady throughput is measured as a case's (windows of 5 s until
 three in a row agree within 5%). Each figure is the requests/s of that second or window as a fraction of that steady throughput.

@@ -402,7 +402,7 @@ warm_up() {
 }
 
 # The warm-up case for the jar, and for each gateway image when Docker is usable: the image as deployed, with the
-# limits of docker-compose.yml and the Kubernetes manifests (2 CPUs, 768 MB), on the host's network.
+# limits of docker-compose.yml and the Kubernetes manifests (2 CPUs, 512 MB), on the host's network.
 warm_up_all() {
     local image index=0
     [[ warm-up =~ $BENCH_CASES ]] || return 0
@@ -413,7 +413,7 @@ warm_up_all() {
     for image in $WARM_UP_IMAGES; do
         index=$((index + 1))
         warm_up "image-$index" "image $image" docker run --rm --name "bench-warm-up-$$" --network host --cpus 2 \
-            --memory 768m "$image" "${settings[@]}"
+            --memory 512m "$image" "${settings[@]}"
     done
 }
 

@@ -193,7 +193,7 @@ wrk_field() {
 
 # image_jvm: GATEWAY_JAVA and GATEWAY_JAVA_OPTS, where the caller has not set them, for a gateway run as its image
 # runs it (gateway/Dockerfile): Java 25 where the machine has Temurin's, the image's G1 settings with the heap that
-# 55% of its 768 MB limit gives, committed from the start, and the image's Java 25 options, which a Java before 24
+# 55% of its 512 MB limit gives, committed from the start, and the image's Java 25 options, which a Java before 24
 # refuses.
 image_jvm() {
     local temurin25=/usr/lib/jvm/temurin-25-jdk-amd64/bin/java feature
@@ -201,7 +201,7 @@ image_jvm() {
         if [ -x "$temurin25" ]; then GATEWAY_JAVA=$temurin25; else GATEWAY_JAVA=java; fi
     fi
     if [ -z "${GATEWAY_JAVA_OPTS+set}" ]; then
-        GATEWAY_JAVA_OPTS="-XX:+UseG1GC -Xms422m -Xmx422m -XX:MaxHeapFreeRatio=100 -XX:NewRatio=1 -XX:SurvivorRatio=3"
+        GATEWAY_JAVA_OPTS="-XX:+UseG1GC -Xms281m -Xmx281m -XX:MaxHeapFreeRatio=100 -XX:NewRatio=1 -XX:SurvivorRatio=3"
         GATEWAY_JAVA_OPTS+=" -XX:TargetSurvivorRatio=80 -XX:TrimNativeHeapInterval=5000 -XX:+ExitOnOutOfMemoryError"
         feature=$("$GATEWAY_JAVA" -XshowSettings:properties -version 2>&1 |
             awk '/java.specification.version/ { print $3 }')
