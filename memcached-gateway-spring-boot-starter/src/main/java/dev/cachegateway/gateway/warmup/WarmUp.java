@@ -47,11 +47,19 @@ final class WarmUp implements ApplicationRunner {
 
     private final ApplicationContext context;
 
-    WarmUp(WarmUpProperties properties, WarmUpRoutes routes, RouteLocator gatewayRoutes, ApplicationContext context) {
+    private final Optional<String> tagHeader;
+
+    /**
+     * {@code tagHeader} is the response header that names an answer's tags, if the
+     * gateway reads any.
+     */
+    WarmUp(WarmUpProperties properties, WarmUpRoutes routes, RouteLocator gatewayRoutes, ApplicationContext context,
+            Optional<String> tagHeader) {
         this.properties = properties;
         this.routes = routes;
         this.gatewayRoutes = gatewayRoutes;
         this.context = context;
+        this.tagHeader = tagHeader;
     }
 
     @Override
@@ -72,7 +80,7 @@ final class WarmUp implements ApplicationRunner {
             return;
         }
         String token = UUID.randomUUID().toString();
-        try (WarmUpBackend backend = WarmUpBackend.start()) {
+        try (WarmUpBackend backend = WarmUpBackend.start(tagHeader)) {
             routes.open(backend.uri(), token);
             refreshRoutes(true);
             WarmUpProgress progress = WarmUpProgress.ofThisJvm();

@@ -2,10 +2,17 @@ package dev.cachegateway.gateway.warmup;
 
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.util.Date;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
 
+import io.netty.handler.codec.DateFormatter;
+import io.netty.handler.codec.http.HttpResponseStatus;
 import reactor.core.publisher.Mono;
 import reactor.netty.DisposableServer;
 import reactor.netty.http.server.HttpServer;
+import reactor.netty.http.server.HttpServerRequest;
+import reactor.netty.http.server.HttpServerResponse;
 
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
@@ -13,9 +20,13 @@ import org.springframework.http.MediaType;
 /**
  * The backend of the warm-up routes: an HTTP server on the loopback interface, up only
  * while the gateway warms up, so that no warm-up request reaches a real backend. It
- * answers as comments-service does, with a comment, fresh for a minute on the hit path,
- * so that its lookups hit, and for a second elsewhere, so that the items the misses store
- * are soon gone.
+ * answers as comments-service does, with a comment, fresh for a minute to a request
+ * without a query string, so that its lookups hit, and for a second to one with, so that
+ * the items the misses store are soon gone. Its answers differ among themselves as real
+ * backends' do, so that the gateway's client and filters meet them all before the first
+ * real answer: with a {@code Date}, with the tags a cached route reads, with and without
+ * a reason phrase in the status line (Tomcat sends none), and now and then closing the
+ * connection, so that the gateway opens new ones as it does to a real backend.
  */
 final class WarmUpBackend implements AutoCloseable {
 
@@ -24,19 +35,46 @@ final class WarmUpBackend implements AutoCloseable {
             + "\"created_at\":\"2026-01-01T00:00:00Z\"}")
         .getBytes(StandardCharsets.UTF_8);
 
+    /** Every this many answers, one closes its connection. */
+    static final int CLOSE_EVERY = 16;
+
+    static final String TAGS = "memcached-gateway-warm-up memcached-gateway-warm-up-" + WarmUpRoutes.HIT;
+
+    private static final HttpResponseStatus OK_WITHOUT_REASON = HttpResponseStatus.valueOf(200, "");
+
     private final DisposableServer server;
 
     private WarmUpBackend(DisposableServer server) {
         this.server = server;
     }
 
-    static WarmUpBackend start() {
-        return new WarmUpBackend(HttpServer.create().host("127.0.0.1").port(0).handle((request, response) -> {
-            response.header(HttpHeaders.CONTENT_TYPE, MediaType.APPLICATION_JSON_VALUE);
-            response.header(HttpHeaders.CACHE_CONTROL,
-                    request.uri().endsWith(WarmUpRoutes.HIT) ? "max-age=60" : "max-age=1");
-            return response.sendByteArray(Mono.just(COMMENT));
-        }).bindNow());
+    /** Up, with {@code tagHeader} on its cacheable answers if there is one. */
+    static WarmUpBackend start(Optional<String> tagHeader) {
+        AtomicLong answers = new AtomicLong();
+        return new WarmUpBackend(HttpServer.create()
+            .host("127.0.0.1")
+            .port(0)
+            .handle((request, response) -> answer(request, response, tagHeader, answers.incrementAndGet()))
+            .bindNow());
+    }
+
+    private static Mono<Void> answer(HttpServerRequest request, HttpServerResponse response, Optional<String> tagHeader,
+            long index) {
+        boolean pass = request.path().endsWith(WarmUpRoutes.PASS);
+        response.status(index % 2 == 0 ? HttpResponseStatus.OK : OK_WITHOUT_REASON);
+        response.header(HttpHeaders.CONTENT_TYPE, MediaType.APPLICATION_JSON_VALUE);
+        response.header(HttpHeaders.DATE, DateFormatter.format(new Date()));
+        response.header(HttpHeaders.CACHE_CONTROL,
+                pass ? "no-store" : request.uri().contains("?") ? "public, max-age=1" : "public, max-age=60");
+        if (!pass) {
+            // Two, as a list of tags usually has several. The warm-up's cache filters
+            // keep bodies, which never record tags: no tag is written to memcached.
+            tagHeader.ifPresent(name -> response.header(name, TAGS));
+        }
+        if (index % CLOSE_EVERY == 0) {
+            response.keepAlive(false);
+        }
+        return response.sendByteArray(Mono.just(COMMENT)).then();
     }
 
     URI uri() {

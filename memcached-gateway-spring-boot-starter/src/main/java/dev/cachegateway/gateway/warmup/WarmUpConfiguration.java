@@ -1,7 +1,9 @@
 package dev.cachegateway.gateway.warmup;
 
 import dev.cachegateway.gateway.cache.MemcachedCacheGatewayFilterFactory;
+import dev.cachegateway.gateway.cache.tag.TagProperties;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.cloud.gateway.route.RouteLocator;
 import org.springframework.cloud.gateway.route.builder.RouteLocatorBuilder;
 import org.springframework.context.ApplicationContext;
@@ -25,8 +27,9 @@ public class WarmUpConfiguration {
     @Bean
     @ConditionalOnMissingBean
     WarmUp warmUp(WarmUpProperties properties, WarmUpRoutes warmUpRoutes, RouteLocator routeLocator,
-            ApplicationContext context) {
-        return new WarmUp(properties, warmUpRoutes, routeLocator, context);
+            ApplicationContext context, ObjectProvider<TagProperties> tags) {
+        return new WarmUp(properties, warmUpRoutes, routeLocator, context,
+                tags.stream().flatMap(found -> found.getHeaders().stream()).findFirst());
     }
 
 }
