@@ -49,12 +49,15 @@ abstract class WarmUpIntegrationTest {
     ReadinessWatch readiness;
 
     /**
-     * The lookups counted by result at the moment readiness turns to ACCEPTING_TRAFFIC.
+     * The lookups counted by result, and by route and result ("route result"), at the
+     * moment readiness turns to ACCEPTING_TRAFFIC.
      */
     @TestConfiguration(proxyBeanMethods = false)
     static class ReadinessWatch implements ApplicationListener<AvailabilityChangeEvent<ReadinessState>> {
 
         final Map<String, Double> lookupsWhenReady = new ConcurrentHashMap<>();
+
+        final Map<String, Double> routeLookupsWhenReady = new ConcurrentHashMap<>();
 
         private final ObjectProvider<MeterRegistry> meters;
 
@@ -67,6 +70,8 @@ abstract class WarmUpIntegrationTest {
             if (event.getState() == ReadinessState.ACCEPTING_TRAFFIC) {
                 for (Counter counter : meters.getObject().find("memcached.cache.lookups").counters()) {
                     lookupsWhenReady.merge(counter.getId().getTag("result"), counter.count(), Double::sum);
+                    routeLookupsWhenReady.put(counter.getId().getTag("route") + " " + counter.getId().getTag("result"),
+                            counter.count());
                 }
             }
         }

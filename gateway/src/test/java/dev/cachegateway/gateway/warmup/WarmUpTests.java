@@ -17,8 +17,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A gateway that warms up for a second before it says ready, in front of a real memcached
- * and a real backend: the warm-up goes through the cache before readiness, reaches no
- * real backend, writes only under its reserved prefix, and leaves no route behind.
+ * and a real backend, with the demo's paths like clients' (application.yml): the warm-up
+ * goes through the cache before readiness, on its own routes and through the configured
+ * routes' predicates, reaches no real backend, writes only under its reserved prefix, and
+ * leaves no route behind.
  */
 @SpringBootTest(classes = GatewayApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
         properties = "memcached.warm-up.duration=1s")
@@ -31,6 +33,9 @@ class WarmUpTests extends WarmUpIntegrationTest {
     @Autowired
     WebTestClient client;
 
+    @Autowired
+    WarmUpProperties properties;
+
     @Test
     void hitsAndMissesTheCacheBeforeReadinessSaysUp() {
         assertThat(readiness.lookupsWhenReady).containsKeys("hit", "miss");
@@ -39,10 +44,19 @@ class WarmUpTests extends WarmUpIntegrationTest {
     }
 
     @Test
+    void takesTheConfiguredRoutesForThePathsLikeClients() {
+        assertThat(properties.getPaths()).contains("/api/v1/comments/1", "/api/v1/comments/1/no_cache");
+        // The demo's cached route, as its mirror: hits, and misses with a query string.
+        assertThat(readiness.routeLookupsWhenReady.get(WarmUpMirrors.ID_PREFIX + "comments hit")).isPositive();
+        assertThat(readiness.routeLookupsWhenReady.get(WarmUpMirrors.ID_PREFIX + "comments miss")).isPositive();
+    }
+
+    @Test
     void reachesNoRealBackendAndWritesOnlyUnderItsReservedPrefix() throws Exception {
         assertThat(backend.totalCalls()).isZero();
         try (MemcachedTextClient raw = MemcachedContainer.textClient(memcached)) {
-            assertThat(raw.keys()).contains(WarmUpRoutes.KEY_PREFIX + WarmUpRoutes.HIT)
+            assertThat(raw.keys()).anyMatch(key -> key.startsWith(WarmUpRoutes.KEY_PREFIX + WarmUpRoutes.HIT))
+                .anyMatch(key -> key.equals(WarmUpRoutes.KEY_PREFIX + "as::/api/v1/comments/1"))
                 .allMatch(key -> key.startsWith(WarmUpRoutes.KEY_PREFIX));
             // Besides the hit route's item, the misses stored items (and locks) of their
             // own.

@@ -3,6 +3,7 @@ package dev.cachegateway.gateway.warmup;
 import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
@@ -15,6 +16,7 @@ import org.springframework.boot.ApplicationArguments;
 import org.springframework.boot.ApplicationRunner;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.cloud.gateway.event.RefreshRoutesEvent;
+import org.springframework.cloud.gateway.route.Route;
 import org.springframework.cloud.gateway.route.RouteLocator;
 import org.springframework.context.ApplicationContext;
 import org.springframework.core.env.Environment;
@@ -81,12 +83,14 @@ final class WarmUp implements ApplicationRunner {
         }
         String token = UUID.randomUUID().toString();
         try (WarmUpBackend backend = WarmUpBackend.start(tagHeader)) {
-            routes.open(backend.uri(), token);
+            List<Route> configured = gatewayRoutes.getRoutes().collectList().block(GRACE);
+            routes.open(backend.uri(), token, configured != null ? configured : List.of());
             refreshRoutes(true);
             WarmUpProgress progress = WarmUpProgress.ofThisJvm();
             long started = System.nanoTime();
             Map<String, Long> answers = WarmUpTraffic
-                .send(gateway.get(), token, duration, Math.max(1, properties.getConcurrency()), progress)
+                .send(gateway.get(), token, properties.getPaths(), duration, Math.max(1, properties.getConcurrency()),
+                        progress)
                 .block(duration.plus(GRACE));
             log.info("Warmed up for {} ms, {}, before saying ready: {}",
                     Duration.ofNanos(System.nanoTime() - started).toMillis(),

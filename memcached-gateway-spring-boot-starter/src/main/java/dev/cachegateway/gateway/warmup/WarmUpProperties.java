@@ -1,6 +1,8 @@
 package dev.cachegateway.gateway.warmup;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
@@ -28,6 +30,14 @@ public class WarmUpProperties {
      * of the CPU, and what it compiles depends on which paths run, not on how often.
      */
     private int concurrency = 4;
+
+    /**
+     * Paths like those clients ask for, such as /api/v1/comments/1: the warm-up asks for
+     * each too, through the configured routes' own predicates in their order, but to its
+     * own backend and keys, so that the paths real requests take are warm as well; none
+     * by default.
+     */
+    private List<String> paths = new ArrayList<>();
 
     public Duration getDuration() {
         return duration;
@@ -63,6 +73,14 @@ public class WarmUpProperties {
 
     public void setConcurrency(int concurrency) {
         this.concurrency = concurrency;
+    }
+
+    public List<String> getPaths() {
+        return paths;
+    }
+
+    public void setPaths(List<String> paths) {
+        this.paths = paths;
     }
 
 }

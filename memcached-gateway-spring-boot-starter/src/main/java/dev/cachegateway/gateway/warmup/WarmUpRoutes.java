@@ -14,9 +14,10 @@ import org.springframework.core.Ordered;
 /**
  * The routes the warm-up requests take, listed only while the gateway warms up: a cached
  * route whose one item is found again and again, a cached route where every request
- * misses and stores an item that lives a second, and a route without the cache. All keys
- * start with a reserved prefix. Each route matches only requests that carry this start's
- * token, so no client can reach them, and all come before the configured routes.
+ * misses and stores an item that lives a second, a route without the cache, and the
+ * configured routes' mirrors ({@link WarmUpMirrors}). All keys start with a reserved
+ * prefix. Each route matches only requests that carry this start's token, so no client
+ * can reach them, and all come before the configured routes.
  */
 final class WarmUpRoutes implements RouteLocator {
 
@@ -33,6 +34,13 @@ final class WarmUpRoutes implements RouteLocator {
     static final String MISS = "miss";
 
     static final String PASS = "pass";
+
+    /**
+     * The keys of the mirrors' items: a request's query string tells a miss (a new one on
+     * each) from a hit (none), and its path, as nginx's {@code $uri}, makes the rest, as
+     * the configured routes' keys are made.
+     */
+    static final String MIRROR_KEYS = KEY_PREFIX + "as:$args:$uri";
 
     static final List<String> PATHS = List.of(PREFIX + HIT, PREFIX + MISS, PREFIX + PASS);
 
@@ -52,27 +60,36 @@ final class WarmUpRoutes implements RouteLocator {
     }
 
     /**
-     * Lists the routes, to {@code backend}, for requests with {@code token}; the gateway
-     * sees them once refreshed.
+     * Lists the routes, to {@code backend}, for requests with {@code token}, with the
+     * mirrors of {@code configured}; the gateway sees them once refreshed.
      */
-    void open(URI backend, String token) {
-        routes = builder.routes()
+    void open(URI backend, String token, List<Route> configured) {
+        List<Route> mirrors = WarmUpMirrors.of(configured, backend,
+                exchange -> token.equals(exchange.getRequest().getHeaders().getFirst(TOKEN_HEADER)),
+                cache.apply(new MemcachedCacheGatewayFilterFactory.Config().setKeyTemplate(MIRROR_KEYS)));
+        routes = Flux.concat(ownRoutes(backend, token), Flux.fromIterable(mirrors));
+    }
+
+    // The keys are made of the path ($uri) as the configured routes' usually are.
+    private Flux<Route> ownRoutes(URI backend, String token) {
+        return builder.routes()
             .route(ID_PREFIX + HIT, r -> r.order(Ordered.HIGHEST_PRECEDENCE)
                 .path(PREFIX + HIT)
                 .and()
                 .header(TOKEN_HEADER, token)
-                .filters(f -> f.filter(
-                        cache.apply(new MemcachedCacheGatewayFilterFactory.Config().setKeyTemplate(KEY_PREFIX + HIT))))
+                .filters(f -> f.filter(cache
+                    .apply(new MemcachedCacheGatewayFilterFactory.Config().setKeyTemplate(KEY_PREFIX + HIT + ":$uri"))))
                 .uri(backend))
-            .route(ID_PREFIX + MISS, r -> r.order(Ordered.HIGHEST_PRECEDENCE)
-                .path(PREFIX + MISS)
-                .and()
-                .header(TOKEN_HEADER, token)
-                // A key per request, from the request's query string: each one
-                // misses and is stored.
-                .filters(f -> f.filter(cache.apply(
-                        new MemcachedCacheGatewayFilterFactory.Config().setKeyTemplate(KEY_PREFIX + MISS + ":$args"))))
-                .uri(backend))
+            .route(ID_PREFIX + MISS,
+                    r -> r.order(Ordered.HIGHEST_PRECEDENCE)
+                        .path(PREFIX + MISS)
+                        .and()
+                        .header(TOKEN_HEADER, token)
+                        // A key per request, from the request's query string: each one
+                        // misses and is stored.
+                        .filters(f -> f.filter(cache.apply(new MemcachedCacheGatewayFilterFactory.Config()
+                            .setKeyTemplate(KEY_PREFIX + MISS + ":$args:$uri"))))
+                        .uri(backend))
             .route(ID_PREFIX + PASS,
                     r -> r.order(Ordered.HIGHEST_PRECEDENCE)
                         .path(PREFIX + PASS)

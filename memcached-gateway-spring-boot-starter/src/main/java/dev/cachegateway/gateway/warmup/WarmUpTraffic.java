@@ -2,6 +2,8 @@ package dev.cachegateway.gateway.warmup;
 
 import java.net.URI;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Function;
@@ -14,8 +16,11 @@ import reactor.netty.resources.ConnectionProvider;
 
 /**
  * The warm-up's requests: the gateway's own address is asked for the warm-up routes in
- * turn, a few at a time, until the time is up. The same Reactor Netty client the gateway
- * proxies with sends them, so its paths warm up too.
+ * turn, and for the paths like clients' twice each, once as a hit and once, with a query
+ * string of its own, as a miss, a few at a time, until the time is up. The same Reactor
+ * Netty client the gateway proxies with sends them, so its paths warm up too. Now and
+ * then a request comes on a connection of its own, closed after it, so that the gateway
+ * accepts and closes connections, as it does when clients come and go.
  */
 final class WarmUpTraffic {
 
@@ -27,6 +32,9 @@ final class WarmUpTraffic {
 
     private static final String FAILED = "failed";
 
+    /** Every this many requests, one comes on a connection of its own. */
+    static final int CLOSE_EVERY = 16;
+
     private WarmUpTraffic() {
     }
 
@@ -34,17 +42,19 @@ final class WarmUpTraffic {
      * How many answers of each kind ("200 HIT", "200 -", "failed", ...) the requests got,
      * once {@code progress} finds them steady, or {@code longest} is up.
      */
-    static Mono<Map<String, Long>> send(URI gateway, String token, Duration longest, int concurrency,
-            WarmUpProgress progress) {
+    static Mono<Map<String, Long>> send(URI gateway, String token, List<String> paths, Duration longest,
+            int concurrency, WarmUpProgress progress) {
+        List<Ask> asks = asks(paths);
         ConnectionProvider connections = ConnectionProvider.builder("gateway-warm-up")
             .maxConnections(concurrency)
             .build();
-        HttpClient client = HttpClient.create(connections)
-            .baseUrl(gateway.toString())
-            .headers(headers -> headers.set(WarmUpRoutes.TOKEN_HEADER, token))
-            .responseTimeout(ANSWER_TIMEOUT);
+        HttpClient client = configured(HttpClient.create(connections), gateway, token);
+        // Not pooled, rather than a pooled one asked to close: the pool could hand on a
+        // connection the gateway is closing.
+        HttpClient closing = configured(HttpClient.newConnection(), gateway, token);
         return Flux.range(0, Integer.MAX_VALUE)
-            .flatMap(index -> answer(client, path(index)), concurrency)
+            .flatMap(index -> answer(index % CLOSE_EVERY == CLOSE_EVERY - 1 ? closing : client,
+                    asks.get(index % asks.size()).uri(index)), concurrency)
             .buffer(Duration.ofSeconds(1))
             .takeUntil(second -> progress.steadyAfter(second.stream().filter(answer -> !FAILED.equals(answer)).count()))
             .take(longest)
@@ -55,12 +65,25 @@ final class WarmUpTraffic {
     }
 
     /**
-     * The routes in turn; on the miss route a query string of its own, so that each
-     * request makes a new key.
+     * What is asked for in turn: the warm-up routes, then each of {@code paths} as a hit
+     * and as a miss.
      */
-    private static String path(int index) {
-        String path = WarmUpRoutes.PATHS.get(index % WarmUpRoutes.PATHS.size());
-        return path.endsWith(WarmUpRoutes.MISS) ? path + "?" + index : path;
+    static List<Ask> asks(List<String> paths) {
+        List<Ask> asks = new ArrayList<>();
+        for (String path : WarmUpRoutes.PATHS) {
+            asks.add(new Ask(path, path.endsWith(WarmUpRoutes.MISS)));
+        }
+        for (String path : paths) {
+            asks.add(new Ask(path, false));
+            asks.add(new Ask(path, true));
+        }
+        return List.copyOf(asks);
+    }
+
+    private static HttpClient configured(HttpClient client, URI gateway, String token) {
+        return client.baseUrl(gateway.toString())
+            .headers(headers -> headers.set(WarmUpRoutes.TOKEN_HEADER, token))
+            .responseTimeout(ANSWER_TIMEOUT);
     }
 
     private static Mono<String> answer(HttpClient client, String path) {
@@ -70,6 +93,18 @@ final class WarmUpTraffic {
                     body) -> body.then(Mono.fromSupplier(
                             () -> response.status().code() + " " + response.responseHeaders().get("X-Cache", "-"))))
             .onErrorReturn(FAILED);
+    }
+
+    /**
+     * A path to ask for; a fresh one gets a query string of its own, so that each request
+     * makes a new key, and misses.
+     */
+    record Ask(String path, boolean fresh) {
+
+        String uri(int index) {
+            return fresh ? path + (path.contains("?") ? "&" : "?") + index : path;
+        }
+
     }
 
 }

@@ -1,0 +1,86 @@
+package dev.cachegateway.gateway.warmup;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Mono;
+import reactor.netty.DisposableServer;
+import reactor.netty.http.server.HttpServer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The warm-up's requests, sent to a server that stands in for the gateway: the warm-up
+ * routes and the paths like clients', as hits and as misses, with the token, over
+ * connections that now and then close.
+ */
+class WarmUpTrafficTests {
+
+    private static final int CONCURRENCY = 2;
+
+    private final Queue<String> asked = new ConcurrentLinkedQueue<>();
+
+    private final AtomicInteger connections = new AtomicInteger();
+
+    private final DisposableServer gateway = HttpServer.create()
+        .host("127.0.0.1")
+        .port(0)
+        .doOnConnection(connection -> connections.incrementAndGet())
+        .handle((request, response) -> {
+            asked.add(request.uri() + " " + request.requestHeaders().get(WarmUpRoutes.TOKEN_HEADER));
+            return response.sendString(Mono.just("answer"));
+        })
+        .bindNow();
+
+    @AfterEach
+    void stop() {
+        gateway.disposeNow();
+    }
+
+    @Test
+    void asksForItsRoutesAndEachPathAsAHitAndAsAMissWithTheToken() {
+        send(List.of("/api/v1/comments/1"));
+
+        assertThat(asked)
+            .contains(WarmUpRoutes.PREFIX + WarmUpRoutes.HIT + " token",
+                    WarmUpRoutes.PREFIX + WarmUpRoutes.PASS + " token", "/api/v1/comments/1 token")
+            .anyMatch(line -> line.matches("/\\.memcached-gateway/warm-up/miss\\?\\d+ token"))
+            .anyMatch(line -> line.matches("/api/v1/comments/1\\?\\d+ token"))
+            .allMatch(line -> line.endsWith(" token"));
+    }
+
+    @Test
+    void closesAConnectionNowAndThen() {
+        send(List.of());
+
+        assertThat(asked).hasSizeGreaterThan(4 * WarmUpTraffic.CLOSE_EVERY);
+        // Without the closing requests, the few connections of the start would serve all.
+        assertThat(connections.get()).isGreaterThan(CONCURRENCY + 2);
+    }
+
+    @Test
+    void aFreshAskGetsAQueryStringOfItsOwn() {
+        assertThat(new WarmUpTraffic.Ask("/a", true).uri(7)).isEqualTo("/a?7");
+        assertThat(new WarmUpTraffic.Ask("/a?b=1", true).uri(7)).isEqualTo("/a?b=1&7");
+        assertThat(new WarmUpTraffic.Ask("/a", false).uri(7)).isEqualTo("/a");
+    }
+
+    // Two and a half seconds of requests, whose first two seconds count; the progress is
+    // never steady so soon.
+    private void send(List<String> paths) {
+        Map<String, Long> answers = WarmUpTraffic
+            .send(URI.create("http://127.0.0.1:" + gateway.port()), "token", paths, Duration.ofMillis(2500),
+                    CONCURRENCY, new WarmUpProgress(() -> 0))
+            .block(Duration.ofSeconds(10));
+
+        assertThat(answers).isNotEmpty().doesNotContainKey("failed");
+    }
+
+}
