@@ -21,12 +21,14 @@ import org.springframework.http.MediaType;
  * The backend of the warm-up routes: an HTTP server on the loopback interface, up only
  * while the gateway warms up, so that no warm-up request reaches a real backend. It
  * answers as comments-service does, with a comment, fresh for a minute to a request
- * without a query string, so that its lookups hit, and for a second to one with, so that
- * the items the misses store are soon gone. Its answers differ among themselves as real
- * backends' do, so that the gateway's client and filters meet them all before the first
- * real answer: with a {@code Date}, with the tags a cached route reads, with and without
- * a reason phrase in the status line (Tomcat sends none), and now and then closing the
- * connection, so that the gateway opens new ones as it does to a real backend.
+ * without a query string, so that its lookups hit, and for ten seconds to one with, so
+ * that the items the misses store are soon gone, yet with a max-age of two digits, as a
+ * real one has: Cache-Control is parsed with that branch compiled. Its answers differ
+ * among themselves as real backends' do, so that the gateway's client and filters meet
+ * them all before the first real answer: with a {@code Date}, with the tags a cached
+ * route reads, with and without a reason phrase in the status line (Tomcat sends none),
+ * and now and then closing the connection, so that the gateway opens new ones as it does
+ * to a real backend.
  */
 final class WarmUpBackend implements AutoCloseable {
 
@@ -65,7 +67,7 @@ final class WarmUpBackend implements AutoCloseable {
         response.header(HttpHeaders.CONTENT_TYPE, MediaType.APPLICATION_JSON_VALUE);
         response.header(HttpHeaders.DATE, DateFormatter.format(new Date()));
         response.header(HttpHeaders.CACHE_CONTROL,
-                pass ? "no-store" : request.uri().contains("?") ? "public, max-age=1" : "public, max-age=60");
+                pass ? "no-store" : request.uri().contains("?") ? "public, max-age=10" : "public, max-age=60");
         if (!pass) {
             // Two, as a list of tags usually has several. The warm-up's cache filters
             // keep bodies, which never record tags: no tag is written to memcached.
