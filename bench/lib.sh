@@ -157,7 +157,8 @@ record_cpu() {
 
 # run_tool OUTPUT TOOL URL [ASKS [SECONDS [SCRIPT]]]: one run of ab, ab -k or wrk (for SECONDS), its output in
 # OUTPUT. ASKS=fresh has wrk ask for a fresh id per request (fresh-ids.lua, or SCRIPT, which asks as it does), from
-# a range of ids of the run's own: each run takes the next range, so it must not run in a subshell.
+# a range of ids of the run's own: each run takes the next range, so it must not run in a subshell. Other ASKS ask
+# for URL itself, through SCRIPT if one is named.
 run_tool() {
     local output=$1 tool=$2 url=$3 seconds=${5:-} script=("$3") ab_args=(-n 10000)
     if $quick; then ab_args=(-t "$quick_seconds" -n 1000); fi
@@ -165,6 +166,8 @@ run_tool() {
         # Far above every id an earlier run asked for.
         fresh_runs=$((fresh_runs + 1))
         script=(-s "$bench/${6:-fresh-ids.lua}" "$url" -- "$((fresh_runs * 100000000000))")
+    elif [ -n "${6:-}" ]; then
+        script=(-s "$bench/$6" "$url")
     fi
     case $tool in
         ab) ab -q "${ab_args[@]}" -c "$concurrency" "$url" ;;

@@ -1,8 +1,26 @@
--- Real misses counted second by second: fresh-ids.lua's requests, and at the end one line per second of the run,
--- "<second>\t<answers>", the first second being the one in which the run started.
+-- Answers counted second by second, and at the end one line per second of the run, "<second>\t<answers>", the
+-- first second being the one in which the run started. With a base, real misses (fresh-ids.lua's requests); with
+-- none, the URL itself on every request (a hit, or the pass-through).
 --   wrk -s per-second.lua <URL ending in /> -- <base>
+--   wrk -s per-second.lua <URL>
 local directory = debug.getinfo(1, "S").source:match("^@(.*/)") or "./"
 dofile(directory .. "fresh-ids.lua")
+local fresh_init, fresh_request = init, request
+
+function init(args)
+    fresh_init(args)
+    fixed = args[1] == nil
+    if fixed then
+        fixed_request = wrk.format()
+    end
+end
+
+function request()
+    if fixed then
+        return fixed_request
+    end
+    return fresh_request()
+end
 
 local ffi = require("ffi")
 ffi.cdef [[

@@ -9,7 +9,8 @@ Markdown report and the chart's data.
     report.py steady RPS...       succeeds if the last STEADY_WINDOWS windows' requests/s are within STEADY_TOLERANCE
     report.py markdown RUN_DIR    the report of a run
     report.py chart RUN_DIR       the chart's data: label, then requests/s with ab, ab -k and wrk ("?" if none)
-    report.py warm-up-chart RUN_DIR   the warm-up chart's data: second, then answers in it per gateway ("?" if none)
+    report.py warm-up-chart RUN_DIR   the warm-up chart's data: second, then each gateway's answers in it as a
+                                      fraction of its steady throughput ("?" if none)
     report.py zipf ZIPF_DIR       bench/zipf.sh's section; fails, saying why, if the run does not pass its checks
     report.py zipf-line ZIPF_DIR TARGET   one target's figures on one line
     report.py zipf-keys ZIPF_DIR  the run's size classes and keys, from its setup.tsv, for bench/zipf.sh
@@ -21,6 +22,7 @@ RUN_DIR holds what bench/run.sh writes as it goes, all tab-separated:
     rss.tsv           case id ("-" outside a wrk run), process name, VmHWM in kB
     steady.tsv        case id, label, steady|cap|quick, seconds measured, the requests/s of each wrk window (commas)
     warm-up.tsv       name, label, milliseconds from start to ready, the per-second output, the steady case's id
+    zipf.md           the Zipf case's section, as bench/zipf.sh wrote it (a full run only)
     memcached-stats.txt   memcached's answer to `stats` at the end
 """
 
@@ -399,10 +401,11 @@ def steady_section(run):
 
 
 WARM_UP_INTRO = """\
-A cold gateway (a fresh JVM, or a fresh container of the image with `--cpus 2 --memory 512m`) gets real misses (a
-fresh id per request, one comment, wrk -t2 -c{concurrency}) from the moment its readiness probe says UP, for
-{seconds} s, counted second by second; then its steady throughput is measured as a case's (windows of 5 s until
-three in a row agree within 5%). Each figure is the requests/s of that second or window as a fraction of that steady throughput.
+A cold gateway (a fresh JVM, or a fresh container of the image with `--cpus 2 --memory 512m`) gets requests of
+one kind (real misses: a fresh id per request; hits; or the pass-through; one comment, wrk -t2 -c{concurrency})
+from the moment its readiness probe says UP, for {seconds} s, counted second by second; then its steady throughput
+is measured as a case's (windows of 5 s until three in a row agree within 5%). Each kind gets a cold container of
+its own. Each figure is the requests/s of that second or window as a fraction of that steady throughput.
 Start to ready is from the start of the process (of `docker run` for an image) to readiness UP.
 
 """
@@ -503,13 +506,22 @@ def warm_up_section(run):
     return "".join(parts)
 
 
+def zipf_section(run):
+    """The Zipf case's section, which bench/zipf.sh wrote in the run's directory; empty if it did not run."""
+    path = run.directory / "zipf.md"
+    return "\n" + path.read_text() if path.exists() else ""
+
+
 def warm_up_chart_data(run):
-    """A header line (second, then each warm-up's label), then per second the answers of each ("?" past its end)."""
+    """A header line (second, then each warm-up's label), then per second the answers of each as a fraction of its
+    steady throughput ("?" past its end or without one): a hit and a miss differ tenfold in requests/s."""
     lines = ["\t".join(["second"] + [label for _, label, _, _, _ in run.warm_ups])]
+    steady = [run.steady_rps(case)[0] for _, _, _, _, case in run.warm_ups]
     longest = max((len(counts) for _, _, _, counts, _ in run.warm_ups), default=0)
     for second in range(longest):
-        lines.append("\t".join([str(second + 1)] + [str(counts[second]) if second < len(counts) else "?"
-                                                     for _, _, _, counts, _ in run.warm_ups]))
+        lines.append("\t".join([str(second + 1)] + [
+            f"{counts[second] / rps:.3f}" if second < len(counts) and rps else "?"
+            for (_, _, _, counts, _), rps in zip(run.warm_ups, steady)]))
     return "".join(line + "\n" for line in lines)
 
 
@@ -580,6 +592,7 @@ def markdown(run):
         per_case_table(run, list(peak), rss_by_case),
         steady_section(run),
         warm_up_section(run),
+        zipf_section(run),
         f"\n## memcached\n\n{memcached_summary(run)}\n",
         "\n## Set-up\n\n",
         setup_section(run),

@@ -48,6 +48,10 @@ BENCH_CASES=${BENCH_CASES:-.}
 # The gateway images whose warm-up is measured beside the jar's, when Docker is usable: by default the image
 # gateway/Dockerfile builds from the jar, tagged memcached-gateway/gateway:bench; "none" for none.
 WARM_UP_IMAGES=${WARM_UP_IMAGES-}
+# What each image's cold containers are asked, one container each: real misses (fresh), a hit (cached), the
+# pass-through (no_cache); a quick run asks real misses only.
+WARM_UP_ASKS=${WARM_UP_ASKS-fresh cached no_cache}
+declare -A warm_up_asks=([fresh]='real misses' [cached]=hits [no_cache]=pass-through)
 
 concurrency=50
 # memcached's memory: the items a full run stores should fit, or the real miss would measure eviction too. The
@@ -61,7 +65,7 @@ near_cache_args=(--memcached.cache.near-cache.ttl=5s --memcached.cache.near-cach
 # The gateway whose comments route keeps whole answers (item-format http): its routes replace the jar's.
 http_items_args=(--spring.config.additional-location="$bench/http-items.yml")
 jvm_start_seconds=120
-# The warm-up case: real misses for this long from the moment a cold gateway is ready (a quick run: 5 s).
+# The warm-up case: requests for this long from the moment a cold gateway is ready (a quick run: 5 s).
 warm_up_seconds=60
 # A full run measures each wrk case once its throughput is steady: wrk runs in windows of window_seconds until
 # report.py's STEADY_WINDOWS in a row are within its STEADY_TOLERANCE of each other, for at most steady_cap_seconds, and the
@@ -132,7 +136,7 @@ near-cache        NEAR_CACHE_PORT       gateway-near-cache.log           x-cache
 http-items        HTTP_ITEMS_PORT       gateway-http-items.log           x-cache           -
 http-untagged     HTTP_ITEMS_PORT       gateway-http-items.log           x-cache           -
 spring            SPRING_PEER_PORT      spring-peer.log                  stored-date       -
-warm-up           WARM_UP_PORT          warm-up.log                      -                 -
+warm-up           WARM_UP_PORT          warm-up.log                      x-cache           -
 nginx-article     NGINX_PORT            nginx-article/logs/error.log     no-cache-control  nginx
 nginx-keepalive   NGINX_KEEPALIVE_PORT  nginx-keepalive/logs/error.log   no-cache-control  nginx
 varnish           VARNISH_PORT          varnish/varnishd.log             x-varnish         varnishd
@@ -154,6 +158,7 @@ quick_seconds=1
 # The payloads each case is measured with; a quick run takes the single comment only, which runs the same paths.
 payloads=(single collection)
 docker_available=false
+zipf_failed=false
 # Processes whose CPU time is read around each wrk measurement, "name pid", in the report's column order; and those
 # whose peak RSS is (nginx and Varnish have several processes: left out).
 measured=()
@@ -375,14 +380,15 @@ measure_case() {
 
 # --- the warm-up ----------------------------------------------------------------------------------------------
 
-# warm_up NAME LABEL COMMAND...: starts a cold gateway with COMMAND on the warm-up ports and, as soon as its
-# readiness probe says UP, sends it real misses for warm_up_seconds, counted second by second (per-second.lua);
-# then measures its steady throughput, as a case's, and stops it. warm-up.tsv gets NAME, LABEL, the milliseconds
-# from start to ready, the per-second output and the steady case's id.
+# warm_up NAME LABEL ASKS COMMAND...: starts a cold gateway with COMMAND on the warm-up ports and, as soon as its
+# readiness probe says UP, sends it ASKS (fresh: real misses; cached: a hit; no_cache: the pass-through) for
+# warm_up_seconds, counted second by second (per-second.lua); then measures its steady throughput, as a case's, and
+# stops it. warm-up.tsv gets NAME, LABEL, the milliseconds from start to ready, the per-second output and the
+# steady case's id.
 warm_up() {
-    local name=$1 label=$2 started ready pid output="out/warm-up-$1.txt"
-    local url=${server_url[warm-up]}${fresh_prefix[single]}
-    shift 2
+    local name=$1 label=$2 asks=$3 started ready pid url output="out/warm-up-$1.txt"
+    url=$(target_of warm-up "$asks" single)
+    shift 3
     log "warm-up ($label): starting a cold gateway"
     started=$(date +%s%N)
     spawn "${server_log[warm-up]}" "$@"
@@ -391,29 +397,35 @@ warm_up() {
     await_every=0.05 await "http://127.0.0.1:$WARM_UP_MANAGEMENT_PORT/actuator/health/readiness" "$jvm_start_seconds" \
         "$pid" "${server_log[warm-up]}"
     ready=$((($(date +%s%N) - started) / 1000000))
-    log "warm-up ($label): ready after $ready ms; real misses for $warm_up_seconds s"
-    run_tool "$work/$output" wrk "$url" fresh "$warm_up_seconds" per-second.lua
+    # The hit's item is in memcached once the gateway cases ran; if they did not, it is stored now, a request or two.
+    if [ "$asks" = cached ]; then prime warm-up "$url"; fi
+    log "warm-up ($label): ready after $ready ms; ${warm_up_asks[$asks]} for $warm_up_seconds s"
+    run_tool "$work/$output" wrk "$url" "$asks" "$warm_up_seconds" per-second.lua
     checked "warm-up ($label)" warm-up wrk "$work/$output"
-    until_steady "warm-up-$name" "warm-up ($label), steady" warm-up "$url" fresh
+    until_steady "warm-up-$name" "warm-up ($label), steady" warm-up "$url" "$asks"
     printf '%s\t%s\t%s\t%s\t%s\n' "$name" "$label" "$ready" "$output" "warm-up-$name" >>"$work/warm-up.tsv"
     case $name in image-*) docker stop -t 10 "bench-warm-up-$$" >/dev/null 2>&1 || true ;; esac
     stop_all "$pid"
     cp "${server_log[warm-up]}" "$work/warm-up-$name.log"
 }
 
-# The warm-up case for the jar, and for each gateway image when Docker is usable: the image as deployed, with the
+# The warm-up case: real misses on the jar, which does not warm itself up, as the cold JVM's reference; and on each
+# gateway image when Docker is usable, each of WARM_UP_ASKS on a cold container of its own, as deployed: with the
 # limits of docker-compose.yml and the Kubernetes manifests (2 CPUs, 512 MB), on the host's network.
 warm_up_all() {
-    local image index=0
+    local image index=0 asks
     [[ warm-up =~ $BENCH_CASES ]] || return 0
     app_settings "$WARM_UP_PORT" "$WARM_UP_MANAGEMENT_PORT" memcached
-    warm_up jar "jar, Java $("$GATEWAY_JAVA" -version 2>&1 | head -n 1 | cut -d'"' -f2)" \
+    warm_up jar "jar, Java $("$GATEWAY_JAVA" -version 2>&1 | head -n 1 | cut -d'"' -f2), real misses" fresh \
         "$GATEWAY_JAVA" "${gateway_java_opts[@]}" -jar "$gateway_jar" "${settings[@]}"
     $docker_available || return 0
     for image in $WARM_UP_IMAGES; do
         index=$((index + 1))
-        warm_up "image-$index" "image $image" docker run --rm --name "bench-warm-up-$$" --network host --cpus 2 \
-            --memory 512m "$image" "${settings[@]}"
+        for asks in $WARM_UP_ASKS; do
+            warm_up "image-$index-$asks" "image $image, ${warm_up_asks[$asks]}" "$asks" \
+                docker run --rm --name "bench-warm-up-$$" --network host --cpus 2 --memory 512m "$image" \
+                "${settings[@]}"
+        done
     done
 }
 
@@ -442,6 +454,13 @@ record_setup() {
     setup warm_up_seconds "$warm_up_seconds"
 }
 
+# What the report says of the end of the run, read before its servers stop.
+record_run_end() {
+    record_rss -
+    memcached_ask "$MEMCACHED_PORT" stats >"$work/memcached-stats.txt" || true
+    setup load_after "$(cut -d' ' -f1-3 /proc/loadavg)"
+}
+
 report() {
     local name title dir
     name="$(date -u +%F)-$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)"
@@ -449,16 +468,23 @@ report() {
     # A quick run is a smoke test; its numbers do not belong next to the full runs.
     if $quick; then dir=$work/results title+=" (quick)"; fi
     mkdir -p "$dir"
-    record_rss -
-    memcached_ask "$MEMCACHED_PORT" stats >"$work/memcached-stats.txt" || true
     setup title "$title"
-    setup load_after "$(cut -d' ' -f1-3 /proc/loadavg)"
     setup seconds "$((SECONDS - started_at))"
     python3 "$bench/report.py" markdown "$work" >"$dir/$name.md"
     if ${installed[gnuplot]}; then draw_charts "$dir" "$name" "$title"; fi
     printf '\n'
     cat "$dir/$name.md"
     printf '\nwritten: %s\n' "$dir/$name.md"
+}
+
+# The Zipf case on a full run: bench/zipf.sh on a stack of its own, once this run's servers are stopped so that they
+# take none of the cores; its section joins the report. Its failure fails the run, after the report.
+zipf_case() {
+    [[ zipf =~ $BENCH_CASES ]] && ! $quick || return 0
+    stop_all "${pids[@]}"
+    pids=()
+    log "the Zipf case: bench/zipf.sh"
+    ZIPF_WORK=$work/zipf "$bench/zipf.sh" --out "$work/zipf.md" || zipf_failed=true
 }
 
 main() {
@@ -472,7 +498,9 @@ main() {
     comments_jar=$(jar_of comments-service)
     gateway_jar=$(jar_of gateway)
     build_spring_peer
-    if $quick; then warm_up_seconds=5 payloads=(single) window_seconds=$quick_seconds paired_rounds=1; fi
+    if $quick; then
+        warm_up_seconds=5 payloads=(single) window_seconds=$quick_seconds paired_rounds=1 WARM_UP_ASKS=fresh
+    fi
     local server port ports=("$MEMCACHED_PORT" "$MANAGEMENT_PORT" "$NEAR_CACHE_MANAGEMENT_PORT"
         "$HTTP_ITEMS_MANAGEMENT_PORT" "$SPRING_PEER_MANAGEMENT_PORT" "$WARM_UP_MANAGEMENT_PORT")
     for server in "${!server_url[@]}"; do
@@ -497,7 +525,10 @@ main() {
     # cached path primed, and lib.sh's measure, checked and recorded put their results where the report reads them.
     paired_rounds
     warm_up_all
+    record_run_end
+    zipf_case
     report
+    if $zipf_failed; then fail "the Zipf case failed: see $work/zipf"; fi
 }
 
 main "$@"

@@ -382,7 +382,8 @@ class WarmUpTests(unittest.TestCase):
     def test_gives_the_chart_each_second(self):
         lines = report.warm_up_chart_data(self.recorded).splitlines()
         self.assertEqual(lines[0], "second\tjar, Java 17")
-        self.assertEqual(lines[1], "1\t100")
+        # 100 answers in the first second of a gateway steady at 2000/s.
+        self.assertEqual(lines[1], "1\t0.050")
         self.assertEqual(len(lines), 13)
 
     def test_holds_only_the_image_to_the_warm_up_targets(self):
@@ -395,6 +396,13 @@ class WarmUpTests(unittest.TestCase):
         self.assertIn("| warm-up, image x: first 5 s | at least 0.80 | 0.20 | n/a | no |", rows)
         self.assertIn("| warm-up, image x: every 5 s window from 5 s on | at least 0.80 | 0.50 | n/a | no |", rows)
         self.assertIn("| warm-up, image x: start to ready, s | at most 60 | 9.40 | n/a | yes |", rows)
+
+    def test_takes_the_zipf_section_in_before_the_memcached_one(self):
+        self.assertNotIn("## Zipf", report.markdown(self.recorded))
+        (self.directory / "zipf.md").write_text("## Zipf-distributed keys\n\nsome figures\n")
+        text = report.markdown(full(self.directory))
+        self.assertIn("\n## Zipf-distributed keys\n\nsome figures\n", text)
+        self.assertLess(text.index("## Zipf"), text.index("## memcached"))
 
     def test_a_run_without_warm_up_has_no_section(self):
         self.assertNotIn("## Warm-up", report.markdown(report.Run(QUICK_RUN)))
