@@ -13,9 +13,9 @@
 #
 # GATEWAY_IMAGE runs the gateway's image instead of its jar, as deployed: docker run --cpus 2 --memory 512m (or
 # GATEWAY_MEMORY, to try another limit; the heap follows it), with the image's own JVM and flags (build
-# it with: docker build -t memcached-gateway/gateway gateway). Otherwise the jar runs on GATEWAY_JAVA (java; the
-# image runs Java 25: /usr/lib/jvm/temurin-25-jdk-amd64/bin/java on this project's machines) with GATEWAY_JAVA_OPTS
-# (the image's heap and GC flags under its 512 MB limit; its old ergonomic SerialGC was "-Xmx308m -XX:+UseSerialGC").
+# it with: docker build -t memcached-gateway/gateway gateway). Otherwise the jar runs as the image runs it
+# (image_jvm in scripts/common.sh: Java 25 where the machine has it, the image's heap under its 512 MB limit and its
+# GC), or on GATEWAY_JAVA with GATEWAY_JAVA_OPTS (the old ergonomic SerialGC was "-Xmx308m -XX:+UseSerialGC").
 # GATEWAY_IMAGE_OPTS adds JVM flags to the image's own, through JDK_JAVA_OPTIONS (the java launcher puts
 # them on its command line, where they win over the image's JAVA_TOOL_OPTIONS; setting that would replace them all).
 # GATEWAY_JAR runs another build of the gateway, CONNECTIONS and DURATION (s) change the runs, WARM_UP (s) the warm-up
@@ -43,10 +43,12 @@ nginx_port=${NGINX_PORT:-30090}
 duration=${DURATION:-10}
 warm_up=${WARM_UP:-60}
 read -r -a connections <<<"${CONNECTIONS:-50 1000 4000}"
-gateway_java_opts=${GATEWAY_JAVA_OPTS:--Xms282m -Xmx282m -XX:+UseG1GC -XX:MaxHeapFreeRatio=100 -XX:NewRatio=1 \
-    -XX:SurvivorRatio=3 -XX:TargetSurvivorRatio=80}
+# shellcheck source=scripts/common.sh
+source scripts/common.sh
+image_jvm
+gateway_java_opts=$GATEWAY_JAVA_OPTS
 read -r -a java_opts <<<"$gateway_java_opts"
-gateway_java=${GATEWAY_JAVA:-java}
+gateway_java=$GATEWAY_JAVA
 image=${GATEWAY_IMAGE:-}
 memory=${GATEWAY_MEMORY:-512m}
 container=overload-gateway-$$
@@ -61,9 +63,6 @@ histograms=${HEAP_HISTOGRAM:-}
 if [ -n "$histograms" ]; then mkdir -p "$histograms" && histograms=$(cd "$histograms" && pwd); fi
 paths=300
 work=$(mktemp -d)
-
-# shellcheck source=scripts/common.sh
-source scripts/common.sh
 
 cleanup() {
     local status=$?
