@@ -170,6 +170,36 @@ class TracingTests {
         assertThat(spans(unsampled)).isEmpty();
     }
 
+    @Test
+    void anUnsampledTraceparentIsSentOnAsItCame() throws Exception {
+        String unsampled = "00-" + newTraceId() + "-00f067aa0ba902b7-00";
+        http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/yaml/traced/5"))
+            .header("traceparent", unsampled)
+            .build(), HttpResponse.BodyHandlers.ofString());
+
+        assertThat(backend.traceparents()).contains(unsampled);
+        assertThat(spans(unsampled.substring(3, 35))).isEmpty();
+    }
+
+    @Test
+    void aRequestWithoutATraceIsSampledAtFullSampling() throws Exception {
+        int sent = backend.traceparents().size();
+        HttpResponse<String> answer = http.send(
+                HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/yaml/traced/6")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(answer.headers().firstValue("X-Cache")).hasValue("MISS");
+
+        String traceparent = backend.traceparents().get(sent);
+        assertThat(traceparent).matches("00-[0-9a-f]{32}-[0-9a-f]{16}-01");
+        String trace = traceparent.substring(3, 35);
+        await().atMost(Duration.ofSeconds(10)).until(() -> byName(trace).containsKey("memcached.cache.lookup"));
+        SpanData server = serverSpan(trace);
+        assertThat(server.getParentSpanContext().isValid()).isFalse();
+        assertThat(byName(trace).get("memcached.cache.lookup").getParentSpanId()).isEqualTo(server.getSpanId());
+        assertThat(spans(trace))
+            .anyMatch(span -> span.getKind() == SpanKind.CLIENT && traceparent.contains("-" + span.getSpanId() + "-"));
+    }
+
     private HttpResponse<String> get(String path, String trace) throws Exception {
         return http.send(request(path, trace), HttpResponse.BodyHandlers.ofString());
     }

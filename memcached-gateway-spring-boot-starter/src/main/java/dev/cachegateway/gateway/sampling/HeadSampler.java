@@ -1,0 +1,104 @@
+package dev.cachegateway.gateway.sampling;
+
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationView;
+import io.micrometer.observation.transport.ReceiverContext;
+import io.micrometer.tracing.handler.TracingObservationHandler.TracingContext;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.cloud.gateway.filter.headers.observation.GatewayContext;
+import org.springframework.http.server.reactive.observation.ServerRequestObservationContext;
+
+/**
+ * Decides a request's trace as its server observation is made, before a tracing handler
+ * runs: parent-based where it came with a {@code traceparent} (its sampled flag decides),
+ * left to the tracer where it came with another trace header the tracer reads (B3), and
+ * otherwise drawn at Boot's {@code management.tracing.sampling.probability}.
+ */
+final class HeadSampler {
+
+    private final double probability;
+
+    private final List<String> otherTraceHeaders;
+
+    HeadSampler(double probability, List<String> otherTraceHeaders) {
+        this.probability = probability;
+        this.otherTraceHeaders = otherTraceHeaders;
+    }
+
+    /**
+     * The decision that holds for the observation of {@code context}: the request's, made
+     * the first time its root is asked about and kept on it. An observation of no decided
+     * request is traced as Boot traces it; that answer is not kept, as an observation may
+     * learn its parent after it was made.
+     */
+    HeadSampling decisionFor(Observation.Context context) {
+        HeadSampling known = context.get(HeadSampling.class);
+        if (known != null) {
+            return known;
+        }
+        HeadSampling decided = inherited(context);
+        if (decided == null && context instanceof ReceiverContext<?> receiver) {
+            decided = drawn(receiver);
+        }
+        if (decided == null) {
+            return HeadSampling.TRACED;
+        }
+        if (!decided.traced()) {
+            // Boot's meter handler reads the span of every observation as it stops, to
+            // record the timer in its scope; an empty tracing context says there is none.
+            context.computeIfAbsent(TracingContext.class, type -> new TracingContext());
+        }
+        context.put(HeadSampling.class, decided);
+        return decided;
+    }
+
+    private static @Nullable HeadSampling inherited(Observation.Context context) {
+        if (context instanceof GatewayContext gateway) {
+            // The gateway's backend call is given its parent only after its handlers were
+            // chosen; the request's own observation is on its exchange.
+            ServerRequestObservationContext server = ServerRequestObservationContext
+                .findCurrent(gateway.getServerWebExchange().getAttributes())
+                .orElse(null);
+            HeadSampling found = server != null ? server.get(HeadSampling.class) : null;
+            return found != null ? found.forChild() : null;
+        }
+        for (ObservationView parent = context.getParentObservation(); parent != null; parent = parent.getContextView()
+            .getParentObservation()) {
+            HeadSampling found = parent.getContextView().get(HeadSampling.class);
+            if (found != null) {
+                return found.forChild();
+            }
+        }
+        return null;
+    }
+
+    private HeadSampling drawn(ReceiverContext<?> receiver) {
+        String traceparent = header(receiver, Traceparents.HEADER);
+        if (traceparent != null) {
+            Boolean sampled = Traceparents.sampled(traceparent);
+            if (sampled == null || sampled) {
+                return HeadSampling.TRACED;
+            }
+            return HeadSampling.unsampled(traceparent);
+        }
+        for (String name : otherTraceHeaders) {
+            if (header(receiver, name) != null) {
+                return HeadSampling.TRACED;
+            }
+        }
+        return ThreadLocalRandom.current().nextDouble() < probability ? HeadSampling.DRAWN
+                : HeadSampling.unsampled(null);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static @Nullable String header(ReceiverContext<?> receiver, String name) {
+        ReceiverContext<Object> context = (ReceiverContext<Object>) receiver;
+        Object carrier = context.getCarrier();
+        return carrier != null ? context.getGetter().get(carrier, name) : null;
+    }
+
+}
