@@ -7,6 +7,9 @@
 # one hit.
 #
 #   bench/tracing-cost.sh          (needs memcached, wrk and the jars; builds the tracing jar if it is missing)
+#
+# GATEWAY_JAR, TRACING_JAR and COMMENTS_JAR name jars to run instead of those under target/ (copies, so that a build
+# during the run does not replace a jar under a running JVM).
 set -euo pipefail
 # shellcheck source=scripts/common.sh
 source "$(dirname "$0")/../scripts/common.sh"
@@ -25,8 +28,9 @@ need memcached memcached
 need wrk wrk
 work=$(mktemp -d)
 trap 'finish $? "$work" "${pids[@]}"' EXIT
-plain_jar=$(jar_of gateway)
-tracing_jar=$(compgen -G "$root/gateway/target/tracing/gateway-*.jar" | grep -v '\.original$' | head -n 1 || true)
+plain_jar=${GATEWAY_JAR:-$(jar_of gateway)}
+comments_jar=${COMMENTS_JAR:-$(jar_of comments-service)}
+tracing_jar=${TRACING_JAR:-$(compgen -G "$root/gateway/target/tracing/gateway-*.jar" | grep -v '\.original$' | head -n 1 || true)}
 if [ -z "$tracing_jar" ]; then
     log "building the gateway with tracing"
     (cd "$root" && ./mvnw -B -q -Ptracing -DskipTests package -pl gateway -am) >&2 || fail "the tracing build failed"
@@ -34,7 +38,7 @@ if [ -z "$tracing_jar" ]; then
 fi
 
 start_memcached "$memcached_port" 64 "$work/memcached.log"
-spawn "$work/comments.log" java -jar "$(jar_of comments-service)" --server.address=127.0.0.1 \
+spawn "$work/comments.log" java -jar "$comments_jar" --server.address=127.0.0.1 \
     --server.port="$comments_port" --comments.max-age=3600s
 # The OTLP sink: takes every export, as a collector does, so that the exporter does its whole work.
 spawn "$work/sink.log" python3 -c '
