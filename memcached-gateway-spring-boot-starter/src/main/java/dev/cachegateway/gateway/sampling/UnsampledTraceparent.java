@@ -18,18 +18,21 @@ final class UnsampledTraceparent implements ObservationHandler<Observation.Conte
         this.sampler = sampler;
     }
 
+    // Every call, and the decision asked for as it starts: a WebClient's call learns its
+    // parent, and with it its request's decision, only after its handlers were chosen.
     @Override
     public boolean supportsContext(Observation.Context context) {
-        return context instanceof SenderContext<?> && !sampler.decisionFor(context).traced();
+        return context instanceof SenderContext<?>;
     }
 
     @Override
     @SuppressWarnings("unchecked")
     public void onStart(Observation.Context context) {
+        HeadSampling decision = sampler.decisionFor(context);
         SenderContext<Object> sender = (SenderContext<Object>) context;
         Object carrier = sender.getCarrier();
-        if (carrier != null) {
-            sender.getSetter().set(carrier, Traceparents.HEADER, sampler.decisionFor(context).traceparent());
+        if (!decision.traced() && carrier != null) {
+            sender.getSetter().set(carrier, Traceparents.HEADER, decision.traceparent());
         }
     }
 

@@ -2,6 +2,7 @@ package dev.cachegateway.gateway.sampling;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -84,6 +85,27 @@ class HeadSamplerTests {
             .isEqualTo(never.decisionFor(server).traceparent());
         assertThat(new HeadSampler(1.0, List.of()).decisionFor(new Observation.Context()))
             .isSameAs(HeadSampling.TRACED);
+    }
+
+    @Test
+    void aCallThatLearnsItsRequestLateStillSendsItsTraceparent() {
+        HeadSampler never = new HeadSampler(0.0, List.of());
+        ObservationRegistry registry = ObservationRegistry.create();
+        registry.observationConfig().observationHandler(context -> true);
+        ReceiverContext<Map<String, String>> server = request(Map.of());
+        Observation request = Observation.createNotStarted("request", () -> server, registry).start();
+        String traceparent = never.decisionFor(server).traceparent();
+        Map<String, String> headers = new HashMap<>();
+        SenderContext<Map<String, String>> call = new SenderContext<>(Map::put);
+        call.setCarrier(headers);
+        UnsampledTraceparent handler = new UnsampledTraceparent(never);
+
+        // As a WebClient does: its handlers chosen first, its parent given as it starts.
+        assertThat(handler.supportsContext(call)).isTrue();
+        Observation.createNotStarted("call", () -> call, registry).parentObservation(request);
+        handler.onStart(call);
+
+        assertThat(headers).containsEntry("traceparent", traceparent);
     }
 
     @Test
