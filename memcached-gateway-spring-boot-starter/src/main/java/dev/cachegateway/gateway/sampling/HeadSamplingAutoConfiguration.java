@@ -28,7 +28,7 @@ import org.springframework.context.annotation.Bean;
  * what tracing cost a cache hit. Here the request is decided first, and one that is not
  * sampled is observed by the meters alone. Made only where Boot's sampler would be (the
  * same ratio, parent-based), so that an application with a {@link Sampler} of its own
- * keeps Boot's way in full.
+ * keeps Boot's way in full; {@code memcached.tracing.head-sampling=false} keeps it too.
  */
 @AutoConfiguration(
         beforeName = "org.springframework.boot.micrometer.tracing.opentelemetry.autoconfigure.OpenTelemetryTracingAutoConfiguration")
@@ -36,6 +36,10 @@ import org.springframework.context.annotation.Bean;
         name = { "io.micrometer.tracing.otel.bridge.OtelTracer", "io.opentelemetry.sdk.trace.SdkTracerProvider",
                 "org.springframework.boot.micrometer.tracing.autoconfigure.TracingProperties" })
 @ConditionalOnProperty(prefix = "memcached", name = "enabled", matchIfMissing = true)
+// Off for an application whose logs must carry a trace id for every request: Boot puts
+// the
+// ids of an unsampled span in the MDC, and the price is that span on every request.
+@ConditionalOnProperty(prefix = "memcached.tracing", name = "head-sampling", matchIfMissing = true)
 @ConditionalOnMissingBean(type = "io.opentelemetry.sdk.trace.samplers.Sampler")
 @EnableConfigurationProperties(TracingProperties.class)
 public class HeadSamplingAutoConfiguration {
