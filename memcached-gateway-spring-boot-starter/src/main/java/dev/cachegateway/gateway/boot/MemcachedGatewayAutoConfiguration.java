@@ -8,6 +8,8 @@ import dev.cachegateway.gateway.cache.MemcachedCacheConfiguration;
 import dev.cachegateway.gateway.cache.trace.CacheSpansConfiguration;
 import dev.cachegateway.gateway.cache.MemcachedCacheProperties;
 import dev.cachegateway.gateway.cache.NearCacheProperties;
+import dev.cachegateway.gateway.cache.early.FastHitConfiguration;
+import dev.cachegateway.gateway.cache.early.FastHitProperties;
 import dev.cachegateway.gateway.cache.purge.PurgeAccessProperties;
 import dev.cachegateway.gateway.cache.tag.TagProperties;
 import dev.cachegateway.gateway.memcached.MemcachedClientConfiguration;
@@ -37,10 +39,11 @@ import org.springframework.context.annotation.Import;
 @ConditionalOnProperty(prefix = "memcached", name = "enabled", matchIfMissing = true)
 @EnableConfigurationProperties({ MemcachedProperties.class, MemcachedCacheProperties.class, HttpItemProperties.class,
         NearCacheProperties.class, DecodedItemsProperties.class, RequestProperties.class, OverloadProperties.class,
-        BackendProperties.class, WarmUpProperties.class, PurgeAccessProperties.class, TagProperties.class })
+        BackendProperties.class, WarmUpProperties.class, PurgeAccessProperties.class, TagProperties.class,
+        FastHitProperties.class })
 @Import({ MemcachedClientConfiguration.class, MemcachedCacheConfiguration.class, CacheSpansConfiguration.class,
         BackendConfiguration.class, ServerConfiguration.class, OverloadConfiguration.class, WarmUpConfiguration.class,
-        SettingsCheckConfiguration.class })
+        SettingsCheckConfiguration.class, FastHitConfiguration.class })
 public class MemcachedGatewayAutoConfiguration {
 
 }

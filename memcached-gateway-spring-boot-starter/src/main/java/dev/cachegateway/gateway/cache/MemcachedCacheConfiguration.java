@@ -1,6 +1,8 @@
 package dev.cachegateway.gateway.cache;
 
 import dev.cachegateway.gateway.cache.early.EarlyHitFilter;
+import dev.cachegateway.gateway.cache.early.EarlyRoutes;
+import dev.cachegateway.gateway.cache.early.HandedOverLookups;
 import dev.cachegateway.gateway.cache.hit.DecodedItems;
 import dev.cachegateway.gateway.cache.hit.ItemLookup;
 import dev.cachegateway.gateway.cache.hit.NearCache;
@@ -166,8 +168,20 @@ public class MemcachedCacheConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    EarlyHitFilter earlyHitFilter(RouteLocator routeLocator, ApplicationContext context) {
-        return new EarlyHitFilter(routeLocator, context);
+    EarlyRoutes earlyRoutes(RouteLocator routeLocator) {
+        return new EarlyRoutes(routeLocator);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    HandedOverLookups handedOverLookups() {
+        return new HandedOverLookups();
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    EarlyHitFilter earlyHitFilter(EarlyRoutes routes, ApplicationContext context, HandedOverLookups handedOver) {
+        return new EarlyHitFilter(routes, context, handedOver);
     }
 
 }

@@ -2,7 +2,9 @@ package dev.cachegateway.gateway.cache;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 
 import dev.cachegateway.gateway.cache.hit.ItemLookup;
 import dev.cachegateway.gateway.cache.hit.Lookup;
@@ -113,27 +115,39 @@ public final class MemcachedCacheFilter implements GatewayFilter, Ordered {
 
     /**
      * Before routing, for a request that this filter's route is the first to match:
-     * answers a hit here, and notes anything else for {@link #filter}, so that the route
-     * goes on without a second lookup.
+     * answers a fresh hit here, and notes anything else for {@link #filter}, so that the
+     * route goes on without a second lookup.
      */
     public Mono<Void> answerEarly(ServerWebExchange exchange, WebFilterChain chain, String routeId) {
+        return answerFresh(exchange, routeId, UnaryOperator.identity(), early -> {
+            if (early != null) {
+                early.carryInto(exchange);
+            }
+            return chain.filter(exchange);
+        });
+    }
+
+    /**
+     * Answers a fresh hit, its answer passed through {@code answered}, and gives anything
+     * else to {@code otherwise}, with the lookup if one was made: a bypass, and a key
+     * with a miss in flight, are the route's to answer, as ever, and a stale item, or one
+     * to refresh, needs the route's backend.
+     */
+    public Mono<Void> answerFresh(ServerWebExchange exchange, String routeId, UnaryOperator<Mono<Void>> answered,
+            Function<@Nullable EarlyLookup, Mono<Void>> otherwise) {
         ServerHttpRequest request = exchange.getRequest();
         Optional<String> rendered = bypassReason(request).isEmpty() ? key(request) : Optional.empty();
-        // A bypass, and a key with a miss in flight, are the route's to answer, as ever.
         if (rendered.isEmpty() || route.misses().inFlight(rendered.get())) {
-            return chain.filter(exchange);
+            return otherwise.apply(null);
         }
         String key = rendered.get();
         long startedAt = System.nanoTime();
         return spans.around(exchange, lookUp(exchange, key).flatMap(lookup -> {
-            // A stale item, or one to refresh, needs the route's backend: the route
-            // answers it.
             if (lookup instanceof Lookup.Hit hit && hit.age().fresh() && !hit.wonRefresh()) {
-                return LookupResponder.hit(exchange, hit,
-                        CacheOutcome.of(exchange.getResponse(), metrics.lookups(routeId)));
+                return answered.apply(LookupResponder.hit(exchange, hit,
+                        CacheOutcome.of(exchange.getResponse(), metrics.lookups(routeId))));
             }
-            exchange.getAttributes().put(EarlyLookup.ATTRIBUTE, new EarlyLookup(this, key, lookup, startedAt));
-            return chain.filter(exchange);
+            return otherwise.apply(new EarlyLookup(this, key, lookup, startedAt));
         }));
     }
 

@@ -9,6 +9,7 @@ import reactor.core.publisher.Mono;
 
 import org.springframework.context.ApplicationContext;
 import org.springframework.core.Ordered;
+import org.springframework.http.server.reactive.ServerHttpRequest;
 import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.server.WebFilter;
 import org.springframework.web.server.WebFilterChain;
@@ -20,7 +21,7 @@ import org.springframework.web.server.WebFilterChain;
  * others fast, and tells clients when to come back. Health and probes are never turned
  * away, so that an orchestrator never restarts a gateway for being busy.
  */
-final class AdmissionLimitFilter implements WebFilter, Ordered {
+public final class AdmissionLimitFilter implements WebFilter, Ordered {
 
     /**
      * Before anything else the gateway does for a request, except marking HTTP/1.0
@@ -56,13 +57,28 @@ final class AdmissionLimitFilter implements WebFilter, Ordered {
         return chain.filter(exchange).doFinally(signal -> requests.onComplete());
     }
 
+    /**
+     * For a request answered below Spring's WebHandler, where this filter does not run:
+     * takes a permit for it, to be given back by {@link #release}. False, and no permit
+     * held, where this filter would turn the request away, or let it by without one
+     * (health and probes): such a request is this filter's to handle.
+     */
+    public boolean tryHold(ServerHttpRequest request) {
+        return !isExempt(request.getPath().value()) && requests.tryAcquirePermission();
+    }
+
+    /** Gives back a permit that {@link #tryHold} took. */
+    public void release() {
+        requests.onComplete();
+    }
+
     // The management port shares this filter when it runs apart, and is told by its own
     // application context.
     private boolean isExempt(ServerWebExchange exchange) {
-        if (exchange.getApplicationContext() != context) {
-            return true;
-        }
-        String path = exchange.getRequest().getPath().value();
+        return exchange.getApplicationContext() != context || isExempt(exchange.getRequest().getPath().value());
+    }
+
+    private static boolean isExempt(String path) {
         return path.startsWith("/actuator/health") || path.equals("/livez") || path.equals("/readyz");
     }
 

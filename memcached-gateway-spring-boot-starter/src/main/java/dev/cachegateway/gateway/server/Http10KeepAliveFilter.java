@@ -8,6 +8,7 @@ import org.springframework.core.Ordered;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.server.reactive.ServerHttpRequest;
 import org.springframework.http.server.reactive.ServerHttpRequestDecorator;
+import org.springframework.http.server.reactive.ServerHttpResponse;
 import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.server.WebFilter;
 import org.springframework.web.server.WebFilterChain;
@@ -19,17 +20,25 @@ import org.springframework.web.server.WebFilterChain;
  * answer or, on a proxied answer, keeps the connection open while the client waits for it
  * to close.
  */
-class Http10KeepAliveFilter implements WebFilter, Ordered {
+public final class Http10KeepAliveFilter implements WebFilter, Ordered {
 
     @Override
     public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
-        if (asksForKeepAlive(exchange.getRequest())) {
-            exchange.getResponse().beforeCommit(() -> {
-                exchange.getResponse().getHeaders().set(HttpHeaders.CONNECTION, "keep-alive");
+        markKeepAlive(exchange.getRequest(), exchange.getResponse());
+        return chain.filter(exchange);
+    }
+
+    /**
+     * What this filter does, for a request answered where WebFilters do not run; before
+     * anything else registers for the commit, as this filter runs first.
+     */
+    public static void markKeepAlive(ServerHttpRequest request, ServerHttpResponse response) {
+        if (asksForKeepAlive(request)) {
+            response.beforeCommit(() -> {
+                response.getHeaders().set(HttpHeaders.CONNECTION, "keep-alive");
                 return Mono.empty();
             });
         }
-        return chain.filter(exchange);
     }
 
     private static boolean asksForKeepAlive(ServerHttpRequest request) {

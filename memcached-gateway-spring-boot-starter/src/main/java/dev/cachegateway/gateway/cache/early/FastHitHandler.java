@@ -1,0 +1,157 @@
+package dev.cachegateway.gateway.cache.early;
+
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BiFunction;
+
+import dev.cachegateway.gateway.cache.EarlyLookup;
+import dev.cachegateway.gateway.cache.early.EarlyRoutes.Match;
+import dev.cachegateway.gateway.cache.purge.PurgeGuardFilter;
+import dev.cachegateway.gateway.overload.AdmissionLimitFilter;
+import dev.cachegateway.gateway.server.Http10KeepAliveFilter;
+import org.jspecify.annotations.Nullable;
+import reactor.core.publisher.Mono;
+
+import org.springframework.http.HttpMethod;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.server.reactive.HttpHandler;
+import org.springframework.http.server.reactive.ServerHttpRequest;
+import org.springframework.http.server.reactive.ServerHttpResponse;
+import org.springframework.web.server.ServerWebExchange;
+import org.springframework.web.server.WebFilter;
+
+/**
+ * Answers the fresh hits of cached routes below Spring's WebHandler, where the exchange,
+ * the WebFilter chain, error handling and the server observation would cost a hit more
+ * than its lookup. It asks what {@link EarlyHitFilter} asks, the same way: the route the
+ * gateway would pick ({@link EarlyRoutes}), its cache filter's lookup, the same answer
+ * writer; and it does for the hit what the WebFilters that matter to one do: the Weight
+ * predicate's weights, the admission limit, HTTP/1.0 keep-alive, and the
+ * {@code http.server.requests} timer ({@link ServerRequestTimers}). Anything else goes to
+ * the handler it wraps, exactly as without it, with the lookup already made handed over
+ * ({@link HandedOverLookups}). Any other WebFilter, such as a security filter, never sees
+ * a fresh hit, which is why this is opt-in.
+ */
+final class FastHitHandler implements HttpHandler {
+
+    private final HttpHandler delegate;
+
+    private final BiFunction<ServerHttpRequest, ServerHttpResponse, ServerWebExchange> exchanges;
+
+    private final EarlyRoutes routes;
+
+    private final HandedOverLookups handedOver;
+
+    private final FastHitDoors doors;
+
+    private final @Nullable ServerRequestTimers timers;
+
+    FastHitHandler(HttpHandler delegate, BiFunction<ServerHttpRequest, ServerHttpResponse, ServerWebExchange> exchanges,
+            EarlyRoutes routes, HandedOverLookups handedOver, FastHitDoors doors,
+            @Nullable ServerRequestTimers timers) {
+        this.delegate = delegate;
+        this.exchanges = exchanges;
+        this.routes = routes;
+        this.handedOver = handedOver;
+        this.doors = doors;
+        this.timers = timers;
+    }
+
+    @Override
+    public Mono<Void> handle(ServerHttpRequest request, ServerHttpResponse response) {
+        HttpMethod method = request.getMethod();
+        // Only these are looked up; a write goes through its route's invalidation.
+        if (!HttpMethod.GET.equals(method) && !HttpMethod.HEAD.equals(method)) {
+            return delegate.handle(request, response);
+        }
+        @Nullable AdmissionLimitFilter door = doors.admission();
+        if (door != null && !door.tryHold(request)) {
+            return delegate.handle(request, response);
+        }
+        Permit permit = door != null ? new Permit(door) : Permit.NONE;
+        long startedAt = System.nanoTime();
+        ServerWebExchange exchange = exchanges.apply(request, response);
+        doors.weigh(exchange);
+        @Nullable Match matched = routes.match(exchange);
+        if (matched == null) {
+            permit.release();
+            return delegate.handle(request, response);
+        }
+        if (doors.keepAlive()) {
+            // Before the cache's own commit action, as the WebFilter that does this runs
+            // first; on a handed-over request that filter sets the same header again.
+            Http10KeepAliveFilter.markKeepAlive(request, response);
+        }
+        return matched.cache()
+            .answerFresh(exchange, matched.routeId(), answer -> answered(request, response, answer, startedAt),
+                    early -> handOver(request, response, early, permit))
+            .doFinally(signal -> permit.release());
+    }
+
+    // As Spring's HttpWebHandlerAdapter ends a request: timed once answered, a failure
+    // turned into a 500 while nothing is sent, and the response completed.
+    private Mono<Void> answered(ServerHttpRequest request, ServerHttpResponse response, Mono<Void> answer,
+            long startedAt) {
+        return answer.doOnSuccess(done -> {
+            if (timers != null) {
+                timers.record(request, response, startedAt);
+            }
+        })
+            .onErrorResume(
+                    ex -> response.setStatusCode(HttpStatus.INTERNAL_SERVER_ERROR) ? Mono.empty() : Mono.error(ex))
+            .then(Mono.defer(response::setComplete));
+    }
+
+    private Mono<Void> handOver(ServerHttpRequest request, ServerHttpResponse response, @Nullable EarlyLookup early,
+            Permit permit) {
+        // The request passes the admission limit's WebFilter next, which holds a permit
+        // of its own.
+        permit.release();
+        if (early == null) {
+            return delegate.handle(request, response);
+        }
+        handedOver.hold(request, early);
+        return delegate.handle(request, response).doFinally(signal -> handedOver.release(request));
+    }
+
+    /**
+     * The admission limit's permit for one request, given back once: on hand-over, or
+     * when the answer ends, or is cancelled while the lookup is still out.
+     */
+    private static final class Permit extends AtomicBoolean {
+
+        static final Permit NONE = new Permit(null);
+
+        private final @Nullable AdmissionLimitFilter door;
+
+        Permit(@Nullable AdmissionLimitFilter door) {
+            this.door = door;
+        }
+
+        void release() {
+            if (door != null && compareAndSet(false, true)) {
+                door.release();
+            }
+        }
+
+    }
+
+    /** The WebFilters whose work on a request this handler does itself, where present. */
+    record FastHitDoors(@Nullable AdmissionLimitFilter admission, @Nullable WebFilter weights, boolean keepAlive) {
+
+        // The Weight predicate reads what the gateway's WeightCalculatorWebFilter puts on
+        // the exchange, at once and before its chain goes on.
+        void weigh(ServerWebExchange exchange) {
+            if (weights != null) {
+                weights.filter(exchange, next -> Mono.empty());
+            }
+        }
+
+        // The purge guard acts on DELETE alone, which is never answered here.
+        boolean handles(WebFilter filter) {
+            return filter == admission || filter == weights || filter instanceof Http10KeepAliveFilter
+                    || filter instanceof PurgeGuardFilter;
+        }
+
+    }
+
+}
