@@ -84,6 +84,8 @@ parts = [
     ("the server observation (http.server.requests)", "io.micrometer.observation.SimpleObservation"),
     ("Spring'"'"'s WebHandler: exchange, filter chain, errors", "HttpWebHandlerAdapter"),
     ("the early hit (predicates, lookup, answer)", "EarlyHitFilter.filter"),
+    ("a fresh hit below the WebHandler (memcached.cache.hits-skip-web-filters)", "FastHitHandler.handle"),
+    ("its exchange, for the route predicates", "DefaultServerWebExchange.<init>"),
     ("route predicates tried", "SyncPredicates"),
     ("lookup sent to spymemcached'"'"'s queue", "PoolClient.enqueue"),
     ("lookup completed on the event loop", "FutureBridge.complete"),
