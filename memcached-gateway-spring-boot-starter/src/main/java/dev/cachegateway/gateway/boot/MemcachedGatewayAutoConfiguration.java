@@ -16,6 +16,7 @@ import dev.cachegateway.gateway.memcached.MemcachedClientConfiguration;
 import dev.cachegateway.gateway.memcached.MemcachedProperties;
 import dev.cachegateway.gateway.overload.OverloadConfiguration;
 import dev.cachegateway.gateway.overload.OverloadProperties;
+import dev.cachegateway.gateway.sampling.HeadSamplingProperties;
 import dev.cachegateway.gateway.server.RequestProperties;
 import dev.cachegateway.gateway.server.ServerConfiguration;
 import dev.cachegateway.gateway.settings.SettingsCheckConfiguration;
@@ -40,7 +41,7 @@ import org.springframework.context.annotation.Import;
 @EnableConfigurationProperties({ MemcachedProperties.class, MemcachedCacheProperties.class, HttpItemProperties.class,
         NearCacheProperties.class, DecodedItemsProperties.class, RequestProperties.class, OverloadProperties.class,
         BackendProperties.class, WarmUpProperties.class, PurgeAccessProperties.class, TagProperties.class,
-        FastHitProperties.class })
+        FastHitProperties.class, HeadSamplingProperties.class })
 @Import({ MemcachedClientConfiguration.class, MemcachedCacheConfiguration.class, CacheSpansConfiguration.class,
         BackendConfiguration.class, ServerConfiguration.class, OverloadConfiguration.class, WarmUpConfiguration.class,
         SettingsCheckConfiguration.class, FastHitConfiguration.class })

@@ -16,15 +16,17 @@ import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.web.server.adapter.HttpWebHandlerAdapter;
 
 /**
- * A gateway that traces and asks for fresh hits below Spring's WebHandler does without
- * them: such a hit would have no server span, and the cache's lookup span no parent. Its
- * requests all go to Spring's own handler, whose observation makes the spans.
+ * A gateway that traces as Boot does ({@code memcached.tracing.head-sampling=false}) and
+ * asks for fresh hits below Spring's WebHandler does without them: each request gets a
+ * span there, sampled or not, and such a hit would have none. Its requests all go to
+ * Spring's own handler, whose observation makes the spans.
  */
 @Testcontainers
 @SpringBootTest(classes = ExampleGatewayApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
-        properties = { "memcached.cache.hits-skip-web-filters=true", "management.tracing.sampling.probability=1.0",
-                "management.tracing.export.enabled=false", "management.otlp.metrics.export.enabled=false" })
-class FastHitsWithTracingTests {
+        properties = { "memcached.cache.hits-skip-web-filters=true", "memcached.tracing.head-sampling=false",
+                "management.tracing.sampling.probability=1.0", "management.tracing.export.enabled=false",
+                "management.otlp.metrics.export.enabled=false" })
+class FastHitsWithBootsTracingTests {
 
     @Container
     static final GenericContainer<?> memcached = new GenericContainer<>("memcached:1.6").withExposedPorts(11211);
