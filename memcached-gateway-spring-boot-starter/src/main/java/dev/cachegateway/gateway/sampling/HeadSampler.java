@@ -1,28 +1,41 @@
 package dev.cachegateway.gateway.sampling;
 
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Function;
+
+import dev.cachegateway.gateway.cache.early.TraceDecisions;
 
 import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationHandler;
 import io.micrometer.observation.ObservationView;
 import io.micrometer.observation.transport.ReceiverContext;
+import io.micrometer.tracing.handler.TracingObservationHandler;
 import io.micrometer.tracing.handler.TracingObservationHandler.TracingContext;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.cloud.gateway.filter.headers.observation.GatewayContext;
+import org.springframework.http.server.reactive.ServerHttpRequest;
 import org.springframework.http.server.reactive.observation.ServerRequestObservationContext;
 
 /**
  * Decides a request's trace as its server observation is made, before a tracing handler
  * runs: parent-based where it came with a {@code traceparent} (its sampled flag decides),
  * left to the tracer where it came with another trace header the tracer reads (B3), and
- * otherwise drawn at Boot's {@code management.tracing.sampling.probability}.
+ * otherwise drawn at Boot's {@code management.tracing.sampling.probability}. A request
+ * decided before its observation was made (by the handler that answers fresh hits) keeps
+ * that decision.
  */
-final class HeadSampler {
+final class HeadSampler implements TraceDecisions {
 
     private final double probability;
 
     private final List<String> otherTraceHeaders;
+
+    // By request, which the server observation's context carries.
+    private final Map<Object, HeadSampling> decidedAhead = new ConcurrentHashMap<>();
 
     HeadSampler(double probability, List<String> otherTraceHeaders) {
         this.probability = probability;
@@ -76,8 +89,32 @@ final class HeadSampler {
         return null;
     }
 
+    @Override
+    public boolean traced(ServerHttpRequest request) {
+        HeadSampling decided = drawn(request.getHeaders()::getFirst);
+        decidedAhead.put(request, decided);
+        return decided.traced();
+    }
+
+    @Override
+    public void forget(ServerHttpRequest request) {
+        decidedAhead.remove(request);
+    }
+
+    // Boot's group of them is wrapped in SampledOnlyHandlers (HeadSampledTracingGroup).
+    @Override
+    public boolean gates(ObservationHandler<?> handler) {
+        return handler instanceof TracingObservationHandler<?>;
+    }
+
     private HeadSampling drawn(ReceiverContext<?> receiver) {
-        String traceparent = header(receiver, Traceparents.HEADER);
+        Object carrier = receiver.getCarrier();
+        HeadSampling ahead = carrier != null && !decidedAhead.isEmpty() ? decidedAhead.get(carrier) : null;
+        return ahead != null ? ahead : drawn(name -> header(receiver, name));
+    }
+
+    private HeadSampling drawn(Function<String, @Nullable String> headers) {
+        String traceparent = headers.apply(Traceparents.HEADER);
         if (traceparent != null) {
             Boolean sampled = Traceparents.sampled(traceparent);
             if (sampled == null || sampled) {
@@ -86,7 +123,7 @@ final class HeadSampler {
             return HeadSampling.unsampled(traceparent);
         }
         for (String name : otherTraceHeaders) {
-            if (header(receiver, name) != null) {
+            if (headers.apply(name) != null) {
                 return HeadSampling.TRACED;
             }
         }

@@ -3,8 +3,10 @@ package dev.cachegateway.gateway.sampling;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
@@ -20,6 +22,9 @@ import io.opentelemetry.context.Context;
 import io.opentelemetry.sdk.trace.samplers.Sampler;
 import io.opentelemetry.sdk.trace.samplers.SamplingDecision;
 import org.junit.jupiter.api.Test;
+
+import org.springframework.http.server.reactive.ServerHttpRequest;
+import org.springframework.mock.http.server.reactive.MockServerHttpRequest;
 
 /**
  * The decision made before the server's span, and the sampler that keeps a root drawn
@@ -41,6 +46,25 @@ class HeadSamplerTests {
         // 1,000 expected, 27 the standard deviation; the square of the ratio would be
         // 250.
         assertThat(drawn).isBetween(800, 1200);
+    }
+
+    @Test
+    void aRequestDecidedBeforeItsObservationKeepsThatDecision() {
+        HeadSampler sampler = new HeadSampler(0.5, List.of());
+        Set<Boolean> seen = new HashSet<>();
+        // Drawn twice, half the requests would change their minds.
+        for (int i = 0; i < 64; i++) {
+            MockServerHttpRequest request = MockServerHttpRequest.get("/").build();
+            boolean traced = sampler.traced(request);
+            ReceiverContext<ServerHttpRequest> server = new ReceiverContext<>(
+                    (carrier, key) -> carrier.getHeaders().getFirst(key));
+            server.setCarrier(request);
+
+            assertThat(sampler.decisionFor(server).traced()).isEqualTo(traced);
+            sampler.forget(request);
+            seen.add(traced);
+        }
+        assertThat(seen).containsExactlyInAnyOrder(true, false);
     }
 
     @Test

@@ -1,6 +1,5 @@
 package dev.cachegateway.gateway.cache.early;
 
-import dev.cachegateway.gateway.cache.early.FastHitHandler.FastHitDoors;
 import dev.cachegateway.gateway.overload.AdmissionLimitFilter;
 import dev.cachegateway.gateway.server.Http10KeepAliveFilter;
 
@@ -25,9 +24,9 @@ public class FastHitConfiguration {
     @ConditionalOnMissingBean
     FastHitInstaller fastHitInstaller(ApplicationContext context, EarlyRoutes routes, HandedOverLookups handedOver,
             ObjectProvider<AdmissionLimitFilter> admission, ObjectProvider<WeightCalculatorWebFilter> weights,
-            ObjectProvider<Http10KeepAliveFilter> keepAlive) {
+            ObjectProvider<Http10KeepAliveFilter> keepAlive, ObjectProvider<TraceDecisions> traces) {
         return new FastHitInstaller(context, routes, handedOver, new FastHitDoors(admission.getIfAvailable(),
-                weights.getIfAvailable(), keepAlive.getIfAvailable() != null));
+                weights.getIfAvailable(), keepAlive.getIfAvailable() != null), traces.getIfAvailable());
     }
 
 }

@@ -5,7 +5,6 @@ import java.util.function.BiFunction;
 
 import dev.cachegateway.gateway.cache.EarlyLookup;
 import dev.cachegateway.gateway.cache.early.EarlyRoutes.Match;
-import dev.cachegateway.gateway.cache.purge.PurgeGuardFilter;
 import dev.cachegateway.gateway.overload.AdmissionLimitFilter;
 import dev.cachegateway.gateway.server.Http10KeepAliveFilter;
 import org.jspecify.annotations.Nullable;
@@ -17,7 +16,6 @@ import org.springframework.http.server.reactive.HttpHandler;
 import org.springframework.http.server.reactive.ServerHttpRequest;
 import org.springframework.http.server.reactive.ServerHttpResponse;
 import org.springframework.web.server.ServerWebExchange;
-import org.springframework.web.server.WebFilter;
 
 /**
  * Answers the fresh hits of cached routes below Spring's WebHandler, where the exchange,
@@ -29,7 +27,9 @@ import org.springframework.web.server.WebFilter;
  * {@code http.server.requests} timer ({@link ServerRequestTimers}). Anything else goes to
  * the handler it wraps, exactly as without it, with the lookup already made handed over
  * ({@link HandedOverLookups}). Any other WebFilter, such as a security filter, never sees
- * a fresh hit, which is why this is opt-in.
+ * a fresh hit, which is why this is opt-in. Where the application traces with head
+ * sampling, a request is decided first ({@link TraceDecisions}): a traced one goes to the
+ * handler it wraps, where its spans are made, and only the others are answered here.
  */
 final class FastHitHandler implements HttpHandler {
 
@@ -45,15 +45,18 @@ final class FastHitHandler implements HttpHandler {
 
     private final @Nullable ServerRequestTimers timers;
 
+    private final @Nullable TraceDecisions traces;
+
     FastHitHandler(HttpHandler delegate, BiFunction<ServerHttpRequest, ServerHttpResponse, ServerWebExchange> exchanges,
-            EarlyRoutes routes, HandedOverLookups handedOver, FastHitDoors doors,
-            @Nullable ServerRequestTimers timers) {
+            EarlyRoutes routes, HandedOverLookups handedOver, FastHitDoors doors, @Nullable ServerRequestTimers timers,
+            @Nullable TraceDecisions traces) {
         this.delegate = delegate;
         this.exchanges = exchanges;
         this.routes = routes;
         this.handedOver = handedOver;
         this.doors = doors;
         this.timers = timers;
+        this.traces = traces;
     }
 
     @Override
@@ -63,6 +66,16 @@ final class FastHitHandler implements HttpHandler {
         if (!HttpMethod.GET.equals(method) && !HttpMethod.HEAD.equals(method)) {
             return delegate.handle(request, response);
         }
+        TraceDecisions decisions = traces;
+        if (decisions == null) {
+            return answer(request, response);
+        }
+        // Decided before the lookup, so that a traced request's lookup is in its trace.
+        Mono<Void> handled = decisions.traced(request) ? delegate.handle(request, response) : answer(request, response);
+        return handled.doFinally(signal -> decisions.forget(request));
+    }
+
+    private Mono<Void> answer(ServerHttpRequest request, ServerHttpResponse response) {
         @Nullable AdmissionLimitFilter door = doors.admission();
         if (door != null && !door.tryHold(request)) {
             return delegate.handle(request, response);
@@ -131,25 +144,6 @@ final class FastHitHandler implements HttpHandler {
             if (door != null && compareAndSet(false, true)) {
                 door.release();
             }
-        }
-
-    }
-
-    /** The WebFilters whose work on a request this handler does itself, where present. */
-    record FastHitDoors(@Nullable AdmissionLimitFilter admission, @Nullable WebFilter weights, boolean keepAlive) {
-
-        // The Weight predicate reads what the gateway's WeightCalculatorWebFilter puts on
-        // the exchange, at once and before its chain goes on.
-        void weigh(ServerWebExchange exchange) {
-            if (weights != null) {
-                weights.filter(exchange, next -> Mono.empty());
-            }
-        }
-
-        // The purge guard acts on DELETE alone, which is never answered here.
-        boolean handles(WebFilter filter) {
-            return filter == admission || filter == weights || filter instanceof Http10KeepAliveFilter
-                    || filter instanceof PurgeGuardFilter;
         }
 
     }

@@ -3,7 +3,6 @@ package dev.cachegateway.gateway.cache.early;
 import java.util.List;
 import java.util.Optional;
 
-import dev.cachegateway.gateway.cache.early.FastHitHandler.FastHitDoors;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.observation.MeterObservationHandler;
 import io.micrometer.observation.GlobalObservationConvention;
@@ -28,9 +27,10 @@ import org.springframework.web.server.adapter.WebHttpHandlerBuilder;
  * Puts a {@link FastHitHandler} around the application's HttpHandler, where it can answer
  * a hit as the handler would: the handler must be Spring's own adapter of this context
  * (not the management port's), with no forwarded headers applied to requests, and its
- * server observation must do nothing that a timer does not: no handler but meters
- * (tracing steps aside here), and the default convention. Otherwise it says why and
- * leaves the handler as it is.
+ * server observation must do nothing that a timer does not for the requests answered
+ * below it: no handler but meters, save tracing handlers that see traced requests alone
+ * ({@link TraceDecisions}, which then sends those to Spring's handler), and the default
+ * convention. Otherwise it says why and leaves the handler as it is.
  */
 public final class FastHitInstaller implements WebHttpHandlerBuilderCustomizer {
 
@@ -44,11 +44,15 @@ public final class FastHitInstaller implements WebHttpHandlerBuilderCustomizer {
 
     private final FastHitDoors doors;
 
-    FastHitInstaller(ApplicationContext context, EarlyRoutes routes, HandedOverLookups handedOver, FastHitDoors doors) {
+    private final @Nullable TraceDecisions traces;
+
+    FastHitInstaller(ApplicationContext context, EarlyRoutes routes, HandedOverLookups handedOver, FastHitDoors doors,
+            @Nullable TraceDecisions traces) {
         this.context = context;
         this.routes = routes;
         this.handedOver = handedOver;
         this.doors = doors;
+        this.traces = traces;
     }
 
     @Override
@@ -77,7 +81,7 @@ public final class FastHitInstaller implements WebHttpHandlerBuilderCustomizer {
         return new FastHitHandler(adapter,
                 (request, response) -> new DefaultServerWebExchange(request, response, adapter.getSessionManager(),
                         adapter.getCodecConfigurer(), adapter.getLocaleContextResolver()),
-                routes, handedOver, doors, timers);
+                routes, handedOver, doors, timers, gated(adapter) ? traces : null);
     }
 
     // Why a timer would not do what Spring's server observation does, if it would not.
@@ -98,12 +102,18 @@ public final class FastHitInstaller implements WebHttpHandlerBuilderCustomizer {
             return Optional.of("global observation conventions are set: " + globals);
         }
         for (ObservationHandler<?> other : this.<ObservationHandler<?>>beans(ObservationHandler.class)) {
-            if (!(other instanceof MeterObservationHandler<?>)) {
-                return Optional.of("an observation handler other than a meter's sees every request (tracing?): "
-                        + other.getClass().getName());
+            if (!(other instanceof MeterObservationHandler<?>) && (traces == null || !traces.gates(other))) {
+                return Optional.of("an observation handler other than a meter's sees every request (tracing without"
+                        + " memcached.tracing.head-sampling?): " + other.getClass().getName());
             }
         }
         return Optional.empty();
+    }
+
+    // Whether requests are traced at all: if not, none need deciding.
+    private boolean gated(HttpWebHandlerAdapter adapter) {
+        return traces != null && !adapter.getObservationRegistry().isNoop()
+                && this.<ObservationHandler<?>>beans(ObservationHandler.class).stream().anyMatch(traces::gates);
     }
 
     private List<String> skipped() {

@@ -1,0 +1,196 @@
+package com.example.gateway;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import dev.cachegateway.gateway.cache.early.EarlyHitFilter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
+import io.opentelemetry.sdk.trace.SpanProcessor;
+import io.opentelemetry.sdk.trace.data.SpanData;
+import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.testcontainers.containers.GenericContainer;
+import org.testcontainers.junit.jupiter.Container;
+import org.testcontainers.junit.jupiter.Testcontainers;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.context.TestConfiguration;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
+import org.springframework.core.annotation.Order;
+import org.springframework.http.server.reactive.HttpHandler;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.web.server.WebFilter;
+import org.springframework.web.server.adapter.HttpWebHandlerAdapter;
+
+/**
+ * A gateway that traces with the starter's head sampling and answers fresh hits below
+ * Spring's WebHandler: each request is decided first, a traced one goes through Spring's
+ * handler and gets its spans (its lookup among them), and any other fresh hit is answered
+ * below it, timed as ever. The application's WebFilter tells which way each one went.
+ * Nothing is drawn for tracing here (sampling 0.0): a request is traced when it comes
+ * sampled.
+ */
+@Testcontainers
+@SpringBootTest(classes = ExampleGatewayApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
+        properties = { "memcached.cache.hits-skip-web-filters=true", "management.tracing.sampling.probability=0.0",
+                "management.tracing.export.enabled=true", "management.otlp.metrics.export.enabled=false" })
+@Import(FastHitsWithHeadSamplingTests.Recorders.class)
+class FastHitsWithHeadSamplingTests {
+
+    static final InMemorySpanExporter spans = InMemorySpanExporter.create();
+
+    // The requests the application's WebFilter saw, by path.
+    static final Map<String, AtomicInteger> filtered = new ConcurrentHashMap<>();
+
+    @Container
+    static final GenericContainer<?> memcached = new GenericContainer<>("memcached:1.6").withExposedPorts(11211);
+
+    static final CountingBackend backend = new CountingBackend();
+
+    private final HttpClient http = HttpClient.newHttpClient();
+
+    @LocalServerPort
+    int port;
+
+    @Autowired
+    HttpHandler httpHandler;
+
+    @Autowired
+    MeterRegistry meters;
+
+    @DynamicPropertySource
+    static void gatewayProperties(DynamicPropertyRegistry registry) {
+        registry.add("memcached.servers", () -> memcached.getHost() + ":" + memcached.getMappedPort(11211));
+        registry.add("backend.uri", backend::uri);
+    }
+
+    @AfterAll
+    static void stopBackend() {
+        backend.close();
+    }
+
+    @Test
+    void answersAHitThatIsNotTracedBelowSpringsHandler() throws Exception {
+        assertThat(httpHandler).isNotInstanceOf(HttpWebHandlerAdapter.class);
+        int seen = stored("/yaml/untraced/1");
+        long timed = serverRequests();
+
+        assertThat(get("/yaml/untraced/1", null).headers().firstValue("X-Cache")).hasValue("HIT");
+        String unsampled = "00-" + newTraceId() + "-" + newSpanId() + "-00";
+        assertThat(get("/yaml/untraced/1", unsampled).headers().firstValue("X-Cache")).hasValue("HIT");
+
+        assertThat(filtered.get("/yaml/untraced/1")).hasValue(seen);
+        // Timed as the answer ends, which may be after the client has it.
+        await().atMost(Duration.ofSeconds(5)).until(() -> serverRequests() >= timed + 2);
+        assertThat(spans(unsampled.substring(3, 35))).isEmpty();
+    }
+
+    @Test
+    void tracesAHitThatComesSampledThroughSpringsHandler() throws Exception {
+        int seen = stored("/yaml/traced/2");
+        String trace = newTraceId();
+        String parent = newSpanId();
+
+        assertThat(get("/yaml/traced/2", "00-" + trace + "-" + parent + "-01").headers().firstValue("X-Cache"))
+            .hasValue("HIT");
+
+        assertThat(filtered.get("/yaml/traced/2")).hasValue(seen + 1);
+        SpanData server = await().atMost(Duration.ofSeconds(10))
+            .until(() -> spans(trace).stream().filter(span -> span.getKind() == SpanKind.SERVER).findFirst(),
+                    found -> found.isPresent())
+            .orElseThrow();
+        assertThat(server.getParentSpanId()).isEqualTo(parent);
+        // Decided before the lookup, so that the lookup is in the request's trace.
+        await().atMost(Duration.ofSeconds(10))
+            .until(() -> spans(trace).stream()
+                .anyMatch(span -> span.getName().equals("memcached.cache.lookup")
+                        && span.getParentSpanId().equals(server.getSpanId())));
+    }
+
+    @Test
+    void aMissThatIsNotTracedSendsItsBackendAnUnsampledTraceparent() throws Exception {
+        int sent = backend.traceparents().size();
+
+        assertThat(get("/yaml/untraced-miss/3", null).headers().firstValue("X-Cache")).hasValue("MISS");
+
+        assertThat(filtered.get("/yaml/untraced-miss/3")).hasValue(1);
+        List<String> traceparents = backend.traceparents();
+        assertThat(traceparents).hasSize(sent + 1);
+        assertThat(traceparents.get(sent)).matches("00-[0-9a-f]{32}-[0-9a-f]{16}-00");
+    }
+
+    // Asked until it is a hit: a request that comes while its miss is still being stored
+    // shares that miss's answer. How many of those requests the WebFilter saw.
+    private int stored(String path) {
+        await().atMost(Duration.ofSeconds(10))
+            .until(() -> get(path, null).headers().firstValue("X-Cache").orElseThrow().equals("HIT"));
+        return filtered.get(path).get();
+    }
+
+    private long serverRequests() {
+        return meters.find("http.server.requests").timers().stream().mapToLong(Timer::count).sum();
+    }
+
+    private HttpResponse<String> get(String path, String traceparent) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://localhost:" + port + path));
+        if (traceparent != null) {
+            request.header("traceparent", traceparent);
+        }
+        return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static String newTraceId() {
+        return newSpanId() + newSpanId();
+    }
+
+    private static String newSpanId() {
+        return HexFormat.of().toHexDigits(1L + ThreadLocalRandom.current().nextLong(Long.MAX_VALUE - 1));
+    }
+
+    private static List<SpanData> spans(String trace) {
+        return spans.getFinishedSpanItems().stream().filter(span -> span.getTraceId().equals(trace)).toList();
+    }
+
+    @TestConfiguration(proxyBeanMethods = false)
+    static class Recorders {
+
+        @Bean
+        SpanProcessor inMemorySpans() {
+            return SimpleSpanProcessor.create(spans);
+        }
+
+        // Before the filter that answers fresh hits on Spring's side.
+        @Bean
+        @Order(EarlyHitFilter.ORDER - 1)
+        WebFilter countsRequests() {
+            return (exchange, chain) -> {
+                filtered.computeIfAbsent(exchange.getRequest().getPath().value(), path -> new AtomicInteger())
+                    .incrementAndGet();
+                return chain.filter(exchange);
+            };
+        }
+
+    }
+
+}
