@@ -3,16 +3,12 @@ package com.example.gateway;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.cachegateway.gateway.cache.early.EarlyHitFilter;
@@ -97,7 +93,7 @@ class FastHitsWithHeadSamplingTests {
         long timed = serverRequests();
 
         assertThat(get("/yaml/untraced/1", null).headers().firstValue("X-Cache")).hasValue("HIT");
-        String unsampled = "00-" + newTraceId() + "-" + newSpanId() + "-00";
+        String unsampled = "00-" + TestTraces.newTraceId() + "-" + TestTraces.newSpanId() + "-00";
         assertThat(get("/yaml/untraced/1", unsampled).headers().firstValue("X-Cache")).hasValue("HIT");
 
         assertThat(filtered.get("/yaml/untraced/1")).hasValue(seen);
@@ -109,8 +105,8 @@ class FastHitsWithHeadSamplingTests {
     @Test
     void tracesAHitThatComesSampledThroughSpringsHandler() throws Exception {
         int seen = stored("/yaml/traced/2");
-        String trace = newTraceId();
-        String parent = newSpanId();
+        String trace = TestTraces.newTraceId();
+        String parent = TestTraces.newSpanId();
 
         assertThat(get("/yaml/traced/2", "00-" + trace + "-" + parent + "-01").headers().firstValue("X-Cache"))
             .hasValue("HIT");
@@ -153,23 +149,11 @@ class FastHitsWithHeadSamplingTests {
     }
 
     private HttpResponse<String> get(String path, String traceparent) throws Exception {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://localhost:" + port + path));
-        if (traceparent != null) {
-            request.header("traceparent", traceparent);
-        }
-        return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
-    }
-
-    private static String newTraceId() {
-        return newSpanId() + newSpanId();
-    }
-
-    private static String newSpanId() {
-        return HexFormat.of().toHexDigits(1L + ThreadLocalRandom.current().nextLong(Long.MAX_VALUE - 1));
+        return http.send(TestTraces.get(port, path, traceparent), HttpResponse.BodyHandlers.ofString());
     }
 
     private static List<SpanData> spans(String trace) {
-        return spans.getFinishedSpanItems().stream().filter(span -> span.getTraceId().equals(trace)).toList();
+        return TestTraces.spans(spans, trace);
     }
 
     @TestConfiguration(proxyBeanMethods = false)

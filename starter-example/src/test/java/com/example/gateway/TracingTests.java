@@ -3,17 +3,14 @@ package com.example.gateway;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.stream.Collectors;
 
 import dev.cachegateway.gateway.cache.trace.CacheSpans;
@@ -85,7 +82,7 @@ class TracingTests {
 
     @Test
     void aMissIsLookupLockBackendAndStoreUnderTheServerSpan() throws Exception {
-        String trace = newTraceId();
+        String trace = TestTraces.newTraceId();
         assertThat(get("/yaml/traced/1", trace).headers().firstValue("X-Cache")).hasValue("MISS");
 
         Map<String, SpanData> byName = await().atMost(Duration.ofSeconds(10))
@@ -114,8 +111,8 @@ class TracingTests {
 
     @Test
     void aHitIsALookupAlone() throws Exception {
-        get("/yaml/traced/2", newTraceId());
-        String trace = newTraceId();
+        get("/yaml/traced/2", TestTraces.newTraceId());
+        String trace = TestTraces.newTraceId();
         // The store lands after the answer; the last X-Cache seen is in the message if
         // none is a hit.
         await().atMost(Duration.ofSeconds(5))
@@ -131,8 +128,8 @@ class TracingTests {
 
     @Test
     void aCoalescedMissWaitsForTheLeadsAnswerWithoutABackendCall() throws Exception {
-        String leading = newTraceId();
-        String following = newTraceId();
+        String leading = TestTraces.newTraceId();
+        String following = TestTraces.newTraceId();
         // The backend takes 2 s over a /slow/ path: the second request, sent once the
         // first holds the lock, finds its miss in flight.
         CompletableFuture<HttpResponse<String>> first = getAsync("/yaml/slow/3", leading);
@@ -157,12 +154,11 @@ class TracingTests {
 
     @Test
     void aRequestWhoseTraceIsNotSampledMakesNoSpans() throws Exception {
-        String unsampled = newTraceId();
-        http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/yaml/traced/4"))
-            .header("traceparent", "00-" + unsampled + "-00f067aa0ba902b7-00")
-            .build(), HttpResponse.BodyHandlers.ofString());
+        String unsampled = TestTraces.newTraceId();
+        http.send(TestTraces.get(port, "/yaml/traced/4", "00-" + unsampled + "-00f067aa0ba902b7-00"),
+                HttpResponse.BodyHandlers.ofString());
         // A sampled request after it: once its spans are in, the other's would be too.
-        String sampled = newTraceId();
+        String sampled = TestTraces.newTraceId();
         get("/yaml/traced/4", sampled);
         // It looks up, or follows the other's lead while its store is under way.
         await().atMost(Duration.ofSeconds(10)).until(() -> !byName(sampled).isEmpty());
@@ -172,10 +168,8 @@ class TracingTests {
 
     @Test
     void anUnsampledTraceparentIsSentOnAsItCame() throws Exception {
-        String unsampled = "00-" + newTraceId() + "-00f067aa0ba902b7-00";
-        http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/yaml/traced/5"))
-            .header("traceparent", unsampled)
-            .build(), HttpResponse.BodyHandlers.ofString());
+        String unsampled = "00-" + TestTraces.newTraceId() + "-00f067aa0ba902b7-00";
+        http.send(TestTraces.get(port, "/yaml/traced/5", unsampled), HttpResponse.BodyHandlers.ofString());
 
         assertThat(backend.traceparents()).contains(unsampled);
         assertThat(spans(unsampled.substring(3, 35))).isEmpty();
@@ -184,8 +178,7 @@ class TracingTests {
     @Test
     void aRequestWithoutATraceIsSampledAtFullSampling() throws Exception {
         int sent = backend.traceparents().size();
-        HttpResponse<String> answer = http.send(
-                HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/yaml/traced/6")).build(),
+        HttpResponse<String> answer = http.send(TestTraces.get(port, "/yaml/traced/6", null),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(answer.headers().firstValue("X-Cache")).hasValue("MISS");
 
@@ -209,20 +202,11 @@ class TracingTests {
     }
 
     private HttpRequest request(String path, String trace) {
-        return HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
-            .header("traceparent", "00-" + trace + "-"
-                    + HexFormat.of().toHexDigits(1L + ThreadLocalRandom.current().nextLong(Long.MAX_VALUE - 1)) + "-01")
-            .build();
-    }
-
-    private static String newTraceId() {
-        ThreadLocalRandom random = ThreadLocalRandom.current();
-        return HexFormat.of().toHexDigits(random.nextLong())
-                + HexFormat.of().toHexDigits(1L + random.nextLong(Long.MAX_VALUE - 1));
+        return TestTraces.get(port, path, TestTraces.sampled(trace));
     }
 
     private static List<SpanData> spans(String trace) {
-        return spans.getFinishedSpanItems().stream().filter(span -> span.getTraceId().equals(trace)).toList();
+        return TestTraces.spans(spans, trace);
     }
 
     private static Map<String, SpanData> byName(String trace) {

@@ -3,17 +3,13 @@ package com.example.gateway;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.stream.Collectors;
 
 import io.micrometer.core.instrument.Meter;
@@ -111,7 +107,7 @@ class UnsampledTracingTests {
     void unsampledAndSampledRequestsAreTimedAlike() throws Exception {
         Map<Meter.Id, Long> before = serverRequests();
         get("/yaml/timed/2", null);
-        get("/yaml/timed/2", newTraceId());
+        get("/yaml/timed/2", TestTraces.sampled(TestTraces.newTraceId()));
 
         // Both in one timer, with the same tags; the observation ends after the answer,
         // and another test's last one may end in between.
@@ -129,8 +125,8 @@ class UnsampledTracingTests {
 
     @Test
     void aRequestThatComesSampledIsTraced() throws Exception {
-        String trace = newTraceId();
-        String parent = newSpanId();
+        String trace = TestTraces.newTraceId();
+        String parent = TestTraces.newSpanId();
         get("/yaml/sampled/3", "00-" + trace + "-" + parent + "-01");
 
         SpanData server = await().atMost(Duration.ofSeconds(10))
@@ -162,24 +158,11 @@ class UnsampledTracingTests {
     }
 
     private HttpResponse<String> get(String path, String traceparent) throws Exception {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://localhost:" + port + path));
-        if (traceparent != null) {
-            request.header("traceparent",
-                    traceparent.length() == 32 ? "00-" + traceparent + "-" + newSpanId() + "-01" : traceparent);
-        }
-        return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
-    }
-
-    private static String newTraceId() {
-        return newSpanId() + newSpanId();
-    }
-
-    private static String newSpanId() {
-        return HexFormat.of().toHexDigits(1L + ThreadLocalRandom.current().nextLong(Long.MAX_VALUE - 1));
+        return http.send(TestTraces.get(port, path, traceparent), HttpResponse.BodyHandlers.ofString());
     }
 
     private static List<SpanData> spans(String trace) {
-        return spans.getFinishedSpanItems().stream().filter(span -> span.getTraceId().equals(trace)).toList();
+        return TestTraces.spans(spans, trace);
     }
 
     @TestConfiguration(proxyBeanMethods = false)
