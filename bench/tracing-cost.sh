@@ -68,6 +68,8 @@ pid[lean]=$spawned
 for side in "${sides[@]}"; do
     await "http://127.0.0.1:${port[$side]}$path" 120 "${pid[$side]}" "$work/$side.log"
     await_x_cache "http://127.0.0.1:${port[$side]}$path" HIT 10 || fail "no hit with tracing $side"
+    # Whether its fresh hits are answered below Spring's WebHandler, and if not, why.
+    grep -o -m1 -E 'Fresh hits [^:;]*' "$work/$side.log" | sed "s/^/tracing $side: /" || true
 done
 
 for side in "${sides[@]}"; do
