@@ -94,7 +94,7 @@ parts = [
     ("request decoding (Netty)", "HttpObjectDecoder"),
     ("spymemcached I/O thread", "MemcachedConnection.run"),
     ("meters (Micrometer core)", "io.micrometer.core"),
-    ("tracing: Micrometer Tracing's handlers", "io.micrometer.tracing"),
+    ("tracing: the handlers of Micrometer Tracing", "io.micrometer.tracing"),
     ("tracing: the OpenTelemetry SDK (spans, export)", "io.opentelemetry.sdk"),
     ("tracing: the decision before the server observation", "HeadSampler"),
 ]
