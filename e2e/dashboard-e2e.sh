@@ -17,9 +17,10 @@ need prometheus prometheus || fail "no prometheus to check the dashboard against
 scrape=1
 later=()
 
-# get_later PATH: GET PATH in the background, answered once what holds it back is released.
+# get_later PATH [HEADERS-FILE]: GET PATH in the background, answered once what holds it back is released; its
+# response headers go to HEADERS-FILE if one is named.
 get_later() {
-    curl -s -o /dev/null --max-time 20 "$base$1" &
+    curl -s -o /dev/null -D "${2:-/dev/null}" --max-time 20 "$base$1" &
     later+=("$!")
 }
 
@@ -85,10 +86,14 @@ echo "  $((round * 500)) misses"
 
 step "comments-service paused for a second: concurrent misses of a cold key wait for one backend call"
 pause comments-service
-for _ in 1 2 3 4; do get_later /api/v1/comments/coalesced; done
+for i in 1 2 3 4; do get_later /api/v1/comments/coalesced "$work/coalesced-$i"; done
 sleep 1
 docker unpause "$(container_of comments-service)" >/dev/null
 wait "${later[@]}" || fail "the cold key's requests were not all answered"
+# What each was answered, so that a panel without data names its cause.
+answers=$(cat "$work"/coalesced-* | tr -d '\r' | awk -F': ' 'tolower($1) == "x-cache" { print $2 }' | sort | tr '\n' ' ')
+echo "  X-Cache of the four: $answers"
+case "$answers" in *COALESCED*) ;; *) fail "none of the cold key's four requests was coalesced: $answers" ;; esac
 
 step "comments-service paused: past the route's backend calls, a stale item answers STALE and a miss 503"
 for node in memcached memcached-2 memcached-3; do store_stale "$node" /api/v1/comments/stale "$work/single.json"; done
