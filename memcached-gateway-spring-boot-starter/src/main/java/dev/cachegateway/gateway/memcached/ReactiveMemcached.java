@@ -27,11 +27,14 @@ public class ReactiveMemcached implements AutoCloseable {
 
     private final NodeOperations nodes;
 
+    private final CasWrites casWrites;
+
     ReactiveMemcached(MemcachedPool pool, Duration timeout, Duration maxGatewayDelay, boolean metaCommands,
             AutoCloseable refresher, CompletionThreads completions) {
         this.pool = pool;
         OperationDeadlines deadlines = new OperationDeadlines(timeout, maxGatewayDelay);
         this.nodes = new NodeOperations(pool, new FutureBridge(deadlines, completions), metaCommands);
+        this.casWrites = new CasWrites(nodes);
         this.resources = List.of(refresher, pool, completions, deadlines);
     }
 
@@ -114,6 +117,13 @@ public class ReactiveMemcached implements AutoCloseable {
     public Mono<Boolean> cas(String key, long cas, int ttlSeconds, CachedItem item) {
         return nodes.onNodeOf(key,
                 node -> guarded(node, node.timers().cas(), nodes.cas(node, key, cas, ttlSeconds, item)));
+    }
+
+    /**
+     * Writes that keep the CAS unique of what they wrote, for changes that must not race.
+     */
+    public CasWrites casWrites() {
+        return casWrites;
     }
 
     /**

@@ -6,11 +6,13 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.function.Function;
 
+import dev.cachegateway.gateway.memcached.CachedItem;
 import dev.cachegateway.gateway.memcached.MetaItem;
 import dev.cachegateway.gateway.memcached.operation.Reader;
 import dev.cachegateway.gateway.memcached.protocol.meta.MetaCallback;
 import dev.cachegateway.gateway.memcached.protocol.meta.MetaGetOperation;
-import dev.cachegateway.gateway.memcached.protocol.meta.MetaInvalidateOperation;
+import dev.cachegateway.gateway.memcached.protocol.meta.MetaDeleteOperation;
+import dev.cachegateway.gateway.memcached.protocol.meta.MetaSetOperation;
 import dev.cachegateway.gateway.memcached.ring.RingLocator;
 import net.spy.memcached.ConnectionFactory;
 import net.spy.memcached.MemcachedClient;
@@ -99,7 +101,32 @@ public final class PoolClient extends MemcachedClient {
 
     /** {@code md <key> I T<keepSeconds>}: marks the item stale; true if it was there. */
     public OperationFuture<Boolean> metaInvalidate(String key, int keepSeconds) {
-        return enqueue(key, callback -> new MetaInvalidateOperation(key, keepSeconds, callback));
+        return enqueue(key, callback -> MetaDeleteOperation.invalidate(key, keepSeconds, callback));
+    }
+
+    /**
+     * {@code ms <key> ... c ME}: adds {@code item}; the CAS unique memcached gave it, or
+     * null where an item was there.
+     */
+    public OperationFuture<Long> metaAdd(String key, int ttlSeconds, CachedItem item) {
+        return enqueue(key, callback -> MetaSetOperation.add(key, ttlSeconds, item, callback));
+    }
+
+    /**
+     * {@code ms <key> ... c C<cas>}: replaces the item that still has the CAS unique
+     * {@code cas}; the new CAS unique, or null where the item is gone or was written
+     * since.
+     */
+    public OperationFuture<Long> metaSetIfCas(String key, long cas, int ttlSeconds, CachedItem item) {
+        return enqueue(key, callback -> MetaSetOperation.ifCas(key, cas, ttlSeconds, item, callback));
+    }
+
+    /**
+     * {@code md <key> C<cas>}: deletes the item that still has the CAS unique
+     * {@code cas}; true if it did.
+     */
+    public OperationFuture<Boolean> metaDeleteIfCas(String key, long cas) {
+        return enqueue(key, callback -> MetaDeleteOperation.ifCas(key, cas, callback));
     }
 
     // As spymemcached's own operations: the future is set by the callback, on the I/O
