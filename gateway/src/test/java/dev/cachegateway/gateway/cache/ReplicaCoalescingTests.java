@@ -126,7 +126,9 @@ class ReplicaCoalescingTests {
                 // Its first claim finds the lock taken; its second, once the lock is
                 // gone,
                 // is held on its way to memcached while another replica takes the lock.
-                network.holdAt("add " + lockKey + " ", 2);
+                // A claim is "ms <lock key> ... ME" where memcached has meta commands,
+                // "add <lock key> ..." elsewhere; the lock's reads end at the key.
+                network.holdAt(lockKey + " ", 2);
                 CompletableFuture<ResponseEntity<byte[]>> waiting = get(third, path).toFuture();
                 await().atMost(Duration.ofSeconds(5)).until(() -> network.triggersLeft() == 1);
                 raw.delete(lockKey);

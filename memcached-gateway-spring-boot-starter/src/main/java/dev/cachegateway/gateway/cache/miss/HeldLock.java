@@ -1,9 +1,12 @@
 package dev.cachegateway.gateway.cache.miss;
 
+import static dev.cachegateway.gateway.memcached.CasWrites.CAS_UNKNOWN;
+
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import dev.cachegateway.gateway.memcached.CachedItem;
+import dev.cachegateway.gateway.memcached.CasWrites;
 import dev.cachegateway.gateway.memcached.ReactiveMemcached;
 import reactor.core.publisher.Mono;
 
@@ -11,7 +14,9 @@ import reactor.core.publisher.Mono;
  * This replica's lock on a key. Its item holds a word of its own, so that the lock is
  * given back, or said to be storing or stored, only while it is still this replica's: a
  * write deletes a key's lock, and another replica may hold the next one by the time this
- * one's fetch ends.
+ * one's fetch ends. Where memcached has meta commands the lock keeps the CAS unique of
+ * the item it last wrote, and each change is one command that fails if the item is no
+ * longer that one; elsewhere the item is read, then written.
  */
 final class HeldLock implements Claim {
 
@@ -19,6 +24,8 @@ final class HeldLock implements Claim {
     private static final int STORED_SECONDS = 2;
 
     private final ReactiveMemcached memcached;
+
+    private final CasWrites casWrites;
 
     private final String lockKey;
 
@@ -28,20 +35,31 @@ final class HeldLock implements Claim {
 
     private final AtomicBoolean released = new AtomicBoolean();
 
+    // Of the lock's item as this replica last wrote it.
+    private volatile long cas = CAS_UNKNOWN;
+
     HeldLock(ReactiveMemcached memcached, String lockKey, int ttlSeconds) {
         this.memcached = memcached;
+        this.casWrites = memcached.casWrites();
         this.lockKey = lockKey;
         this.ttlSeconds = ttlSeconds;
     }
 
-    /** The item that takes the lock. */
-    CachedItem locked() {
-        return LockWord.locked(token).item();
+    /**
+     * Takes the lock where nobody holds it, saying that this replica fetches, or with
+     * {@code storing} that it stores at once; true if it took it. Fails where memcached
+     * fails.
+     */
+    Mono<Boolean> take(boolean storing) {
+        return written(casWrites.add(lockKey, ttlSeconds, word(storing)));
     }
 
-    /** The item that takes the lock to say at once that an answer is being stored. */
-    CachedItem storingNow() {
-        return LockWord.storing(token).item();
+    /**
+     * Takes the lock in place of the item with the CAS unique {@code cas}, as
+     * {@link #take}; false where the item is no longer that one.
+     */
+    Mono<Boolean> takeOver(long itemCas, boolean storing) {
+        return written(casWrites.setIfCas(lockKey, itemCas, ttlSeconds, word(storing)));
     }
 
     /**
@@ -49,8 +67,13 @@ final class HeldLock implements Claim {
      * {@link StoresUnderWay}. True if it said so.
      */
     Mono<Boolean> storing() {
-        return released.get() ? Mono.just(false)
-                : ifOwn(memcached.set(lockKey, ttlSeconds, LockWord.storing(token).item())).defaultIfEmpty(false);
+        if (released.get()) {
+            return Mono.just(false);
+        }
+        long known = cas;
+        Mono<Boolean> said = known != CAS_UNKNOWN ? written(casWrites.setIfCas(lockKey, known, ttlSeconds, word(true)))
+                : ifOwn(memcached.set(lockKey, ttlSeconds, word(true))).defaultIfEmpty(false);
+        return said.onErrorReturn(false);
     }
 
     /**
@@ -58,7 +81,11 @@ final class HeldLock implements Claim {
      */
     void stored() {
         if (released.compareAndSet(false, true)) {
-            ifOwn(memcached.set(lockKey, STORED_SECONDS, LockWord.stored().item())).subscribe(set -> {
+            CachedItem stored = LockWord.stored().item();
+            long known = cas;
+            Mono<?> said = known != CAS_UNKNOWN ? casWrites.setIfCas(lockKey, known, STORED_SECONDS, stored)
+                    : ifOwn(memcached.set(lockKey, STORED_SECONDS, stored));
+            said.subscribe(done -> {
             }, failure -> {
             });
         }
@@ -70,14 +97,29 @@ final class HeldLock implements Claim {
      */
     void release() {
         if (released.compareAndSet(false, true)) {
-            ifOwn(memcached.delete(lockKey)).subscribe(deleted -> {
+            long known = cas;
+            Mono<Boolean> deleted = known != CAS_UNKNOWN ? casWrites.deleteIfCas(lockKey, known)
+                    : ifOwn(memcached.delete(lockKey));
+            deleted.subscribe(done -> {
             }, failure -> {
             });
         }
     }
 
-    // Read, then written: another replica can take the lock only once it is gone, which
-    // takes a write or an expiry in between, a far narrower window than a whole fetch.
+    private CachedItem word(boolean storing) {
+        return (storing ? LockWord.storing(token) : LockWord.locked(token)).item();
+    }
+
+    private Mono<Boolean> written(Mono<Long> write) {
+        return write.map(itemCas -> {
+            cas = itemCas;
+            return true;
+        }).defaultIfEmpty(false);
+    }
+
+    // Read, then written, where the item's CAS unique is not known: another replica can
+    // take the lock only once it is gone, which takes a write or an expiry in between, a
+    // far narrower window than a whole fetch.
     private Mono<Boolean> ifOwn(Mono<Boolean> change) {
         return memcached.get(lockKey)
             .filter(lock -> LockWord.of(lock).heldBy(token))

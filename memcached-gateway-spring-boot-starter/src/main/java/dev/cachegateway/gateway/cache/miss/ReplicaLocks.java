@@ -52,7 +52,7 @@ public final class ReplicaLocks {
             return Mono.just(Claim.NONE);
         }
         HeldLock mine = new HeldLock(memcached, lockKey, ttlSeconds);
-        return memcached.add(lockKey, ttlSeconds, mine.locked())
+        return mine.take(false)
             .flatMap(added -> added ? Mono.<Claim>just(mine)
                     : memcached.get(lockKey)
                         .map(lock -> LockWord.of(lock).saysStored() ? Claim.STORED : Claim.TAKEN)
@@ -150,15 +150,15 @@ public final class ReplicaLocks {
             return Mono.just(claim);
         }
         // A lock that says "stored" is held by nobody: a store that ended leaves it for a
-        // moment. It is taken over (read, then written, as HeldLock does), so that a
-        // refresh right after a store is stored too.
+        // moment. It is taken over, by its CAS unique, so that a refresh right after a
+        // store is stored too.
         Mono<Claim> taken = Mono.defer(() -> {
             HeldLock mine = new HeldLock(memcached, lockKey, ttlSeconds);
-            return memcached.add(lockKey, ttlSeconds, mine.storingNow())
+            return mine.take(true)
                 .flatMap(added -> added ? Mono.just(true)
-                        : memcached.get(lockKey)
-                            .filter(lock -> LockWord.of(lock).saysStored())
-                            .flatMap(stored -> memcached.set(lockKey, ttlSeconds, mine.storingNow())))
+                        : memcached.gets(lockKey)
+                            .filter(lock -> LockWord.of(lock.item()).saysStored())
+                            .flatMap(stored -> mine.takeOver(stored.cas(), true)))
                 .filter(said -> said)
                 .map(said -> mine);
         });

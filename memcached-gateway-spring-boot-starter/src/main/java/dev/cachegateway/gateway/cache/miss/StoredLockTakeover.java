@@ -7,9 +7,8 @@ import reactor.core.publisher.Mono;
  * Takes over a key's lock that says "stored" when the item it speaks of is gone: a write
  * on another replica, a purge by tag or an eviction took it within the second or two the
  * word lives. Left as it is, the word would send every replica that misses to the backend
- * without a lock, each on its own. It is replaced with memcached's {@code cas}, so that
- * of the replicas that find it at once one holds the lock and the others wait for its
- * item.
+ * without a lock, each on its own. It is replaced by its CAS unique, so that of the
+ * replicas that find it at once one holds the lock and the others wait for its item.
  */
 final class StoredLockTakeover {
 
@@ -33,8 +32,7 @@ final class StoredLockTakeover {
             if (!LockWord.of(lock.item()).saysStored()) {
                 return Mono.just(Claim.TAKEN);
             }
-            return memcached.cas(lockKey, lock.cas(), ttlSeconds, mine.locked())
-                .map(replaced -> replaced ? mine : Claim.TAKEN);
+            return mine.takeOver(lock.cas(), false).map(replaced -> replaced ? mine : Claim.TAKEN);
         });
     }
 
