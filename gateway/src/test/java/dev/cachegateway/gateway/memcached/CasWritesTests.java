@@ -1,7 +1,6 @@
 package dev.cachegateway.gateway.memcached;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -29,6 +28,8 @@ class CasWritesTests {
     @Container
     static final GenericContainer<?> memcached = MemcachedContainer.create();
 
+    private BothProtocols clients;
+
     private ReactiveMemcached withMeta;
 
     private ReactiveMemcached withoutMeta;
@@ -37,22 +38,16 @@ class CasWritesTests {
 
     @BeforeEach
     void connect() throws Exception {
-        String address = MemcachedContainer.address(memcached);
-        withMeta = TestMemcached.connect(address, Duration.ofSeconds(2), settings -> {
-        });
-        withoutMeta = TestMemcached.connect(address, Duration.ofSeconds(2),
-                settings -> settings.setMetaCommands(false));
-        await("the server's version").atMost(Duration.ofSeconds(10))
-            .pollInterval(Duration.ofMillis(10))
-            .until(() -> withMeta.servers().get(0).metaCommands());
+        clients = BothProtocols.connect(MemcachedContainer.address(memcached));
+        withMeta = clients.withMeta();
+        withoutMeta = clients.withoutMeta();
         raw = MemcachedContainer.textClient(memcached);
         raw.flushAll();
     }
 
     @AfterEach
     void disconnect() throws Exception {
-        withMeta.close();
-        withoutMeta.close();
+        clients.close();
         raw.close();
     }
 

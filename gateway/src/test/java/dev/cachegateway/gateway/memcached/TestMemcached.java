@@ -42,7 +42,7 @@ public final class TestMemcached {
      * A client of the memcached at host:port with {@code settings} changed from the
      * tests' usual ones.
      */
-    public static ReactiveMemcached connect(String address, Duration timeout, Consumer<MemcachedProperties> settings) {
+    static ReactiveMemcached connect(String address, Duration timeout, Consumer<MemcachedProperties> settings) {
         return connect(address, timeout, settings, new SimpleMeterRegistry());
     }
 

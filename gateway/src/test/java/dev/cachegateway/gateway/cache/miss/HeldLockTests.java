@@ -7,8 +7,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 
 import dev.cachegateway.gateway.cache.key.LockKey;
+import dev.cachegateway.gateway.memcached.BothProtocols;
 import dev.cachegateway.gateway.memcached.ReactiveMemcached;
-import dev.cachegateway.gateway.memcached.TestMemcached;
 import dev.cachegateway.demo.support.MemcachedContainer;
 import dev.cachegateway.demo.support.MemcachedTextClient;
 import org.junit.jupiter.api.AfterEach;
@@ -34,6 +34,8 @@ class HeldLockTests {
     @Container
     static final GenericContainer<?> memcached = MemcachedContainer.create();
 
+    private BothProtocols clients;
+
     private ReactiveMemcached withMeta;
 
     private ReactiveMemcached withoutMeta;
@@ -42,22 +44,16 @@ class HeldLockTests {
 
     @BeforeEach
     void connect() throws Exception {
-        String address = MemcachedContainer.address(memcached);
-        withMeta = TestMemcached.connect(address, Duration.ofSeconds(2), settings -> {
-        });
-        withoutMeta = TestMemcached.connect(address, Duration.ofSeconds(2),
-                settings -> settings.setMetaCommands(false));
-        await("the server's version").atMost(Duration.ofSeconds(10))
-            .pollInterval(Duration.ofMillis(10))
-            .until(() -> withMeta.servers().get(0).metaCommands());
+        clients = BothProtocols.connect(MemcachedContainer.address(memcached));
+        withMeta = clients.withMeta();
+        withoutMeta = clients.withoutMeta();
         raw = MemcachedContainer.textClient(memcached);
         raw.flushAll();
     }
 
     @AfterEach
     void disconnect() throws Exception {
-        withMeta.close();
-        withoutMeta.close();
+        clients.close();
         raw.close();
     }
 
