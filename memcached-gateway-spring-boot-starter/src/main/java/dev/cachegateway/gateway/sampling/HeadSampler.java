@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 import dev.cachegateway.gateway.cache.early.TraceDecisions;
 
@@ -15,6 +16,7 @@ import io.micrometer.observation.transport.ReceiverContext;
 import io.micrometer.tracing.handler.TracingObservationHandler;
 import io.micrometer.tracing.handler.TracingObservationHandler.TracingContext;
 import org.jspecify.annotations.Nullable;
+import reactor.core.publisher.Mono;
 
 import org.springframework.cloud.gateway.filter.headers.observation.GatewayContext;
 import org.springframework.http.server.reactive.ServerHttpRequest;
@@ -90,15 +92,22 @@ final class HeadSampler implements TraceDecisions {
     }
 
     @Override
-    public boolean traced(ServerHttpRequest request) {
-        HeadSampling decided = drawn(request.getHeaders()::getFirst);
-        decidedAhead.put(request, decided);
-        return decided.traced();
+    public Decision decide(ServerHttpRequest request) {
+        return drawn(request.getHeaders()::getFirst);
     }
 
     @Override
-    public void forget(ServerHttpRequest request) {
-        decidedAhead.remove(request);
+    public Mono<Void> keeping(ServerHttpRequest request, Decision decision, Supplier<Mono<Void>> handling) {
+        // Kept before the handling starts, since Spring's handler makes its observation
+        // as it is called.
+        decidedAhead.put(request, (HeadSampling) decision);
+        try {
+            return handling.get().doFinally(signal -> decidedAhead.remove(request));
+        }
+        catch (RuntimeException failed) {
+            decidedAhead.remove(request);
+            throw failed;
+        }
     }
 
     // Boot's group of them is wrapped in SampledOnlyHandlers (HeadSampledTracingGroup).

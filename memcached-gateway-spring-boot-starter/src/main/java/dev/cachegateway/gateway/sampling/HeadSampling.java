@@ -1,12 +1,13 @@
 package dev.cachegateway.gateway.sampling;
 
+import dev.cachegateway.gateway.cache.early.TraceDecisions;
 import org.jspecify.annotations.Nullable;
 
 /**
  * What was decided for a request's trace before any tracing handler saw it, kept on its
  * observation's context and taken on by the observations under it.
  */
-final class HeadSampling {
+final class HeadSampling implements TraceDecisions.Decision {
 
     /**
      * Traced as Boot traces it, the tracer's sampler deciding: a request that came with a
@@ -39,7 +40,8 @@ final class HeadSampling {
         return new HeadSampling(false, incoming);
     }
 
-    boolean traced() {
+    @Override
+    public boolean traced() {
         return traced;
     }
 

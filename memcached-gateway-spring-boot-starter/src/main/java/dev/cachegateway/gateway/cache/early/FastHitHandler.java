@@ -68,17 +68,23 @@ final class FastHitHandler implements HttpHandler {
         }
         TraceDecisions decisions = traces;
         if (decisions == null) {
-            return answer(request, response);
+            return answer(request, response, delegate);
         }
-        // Decided before the lookup, so that a traced request's lookup is in its trace.
-        Mono<Void> handled = decisions.traced(request) ? delegate.handle(request, response) : answer(request, response);
-        return handled.doFinally(signal -> decisions.forget(request));
+        // Decided before the lookup, so that a traced request's lookup is in its trace;
+        // kept only for a request that Spring's handler observes.
+        TraceDecisions.Decision decided = decisions.decide(request);
+        if (decided.traced()) {
+            return decisions.keeping(request, decided, () -> delegate.handle(request, response));
+        }
+        return answer(request, response, (onwardRequest, onwardResponse) -> decisions.keeping(onwardRequest, decided,
+                () -> delegate.handle(onwardRequest, onwardResponse)));
     }
 
-    private Mono<Void> answer(ServerHttpRequest request, ServerHttpResponse response) {
+    // onward: Spring's handler, for what is not answered here.
+    private Mono<Void> answer(ServerHttpRequest request, ServerHttpResponse response, HttpHandler onward) {
         @Nullable AdmissionLimitFilter door = doors.admission();
         if (door != null && !door.tryHold(request)) {
-            return delegate.handle(request, response);
+            return onward.handle(request, response);
         }
         Permit permit = door != null ? new Permit(door) : Permit.NONE;
         long startedAt = System.nanoTime();
@@ -87,7 +93,7 @@ final class FastHitHandler implements HttpHandler {
         @Nullable Match matched = routes.match(exchange);
         if (matched == null) {
             permit.release();
-            return delegate.handle(request, response);
+            return onward.handle(request, response);
         }
         if (doors.keepAlive()) {
             // Before the cache's own commit action, as the WebFilter that does this runs
@@ -96,7 +102,7 @@ final class FastHitHandler implements HttpHandler {
         }
         return matched.cache()
             .answerFresh(exchange, matched.routeId(), answer -> answered(request, response, answer, startedAt),
-                    early -> handOver(request, response, early, permit))
+                    early -> handOver(request, response, early, permit, onward))
             .doFinally(signal -> permit.release());
     }
 
@@ -115,15 +121,15 @@ final class FastHitHandler implements HttpHandler {
     }
 
     private Mono<Void> handOver(ServerHttpRequest request, ServerHttpResponse response, @Nullable EarlyLookup early,
-            Permit permit) {
+            Permit permit, HttpHandler onward) {
         // The request passes the admission limit's WebFilter next, which holds a permit
         // of its own.
         permit.release();
         if (early == null) {
-            return delegate.handle(request, response);
+            return onward.handle(request, response);
         }
         handedOver.hold(request, early);
-        return delegate.handle(request, response).doFinally(signal -> handedOver.release(request));
+        return onward.handle(request, response).doFinally(signal -> handedOver.release(request));
     }
 
     /**

@@ -1,6 +1,9 @@
 package dev.cachegateway.gateway.cache.early;
 
+import java.util.function.Supplier;
+
 import io.micrometer.observation.ObservationHandler;
+import reactor.core.publisher.Mono;
 
 import org.springframework.http.server.reactive.ServerHttpRequest;
 
@@ -15,18 +18,29 @@ import org.springframework.http.server.reactive.ServerHttpRequest;
 public interface TraceDecisions {
 
     /**
-     * Decides whether {@code request} is traced, and keeps the decision for its server
-     * observation until {@link #forget}.
+     * Decides whether {@code request} is traced. Nothing is kept: a request answered
+     * without a server observation needs nothing more.
      */
-    boolean traced(ServerHttpRequest request);
+    Decision decide(ServerHttpRequest request);
 
-    /** Lets go of the decision kept for {@code request}: it has been answered. */
-    void forget(ServerHttpRequest request);
+    /**
+     * Starts {@code handling}, which makes the request's server observation, with
+     * {@code decision} kept for that observation until the handling ends.
+     */
+    Mono<Void> keeping(ServerHttpRequest request, Decision decision, Supplier<Mono<Void>> handling);
 
     /**
      * Whether {@code handler} sees only the observations of traced requests, where it
      * sees an observation at all.
      */
     boolean gates(ObservationHandler<?> handler);
+
+    /** What was decided for one request. */
+    interface Decision {
+
+        /** Whether the request is traced. */
+        boolean traced();
+
+    }
 
 }
