@@ -8,12 +8,10 @@ import java.time.Duration;
 
 import dev.cachegateway.gateway.cache.key.LockKey;
 import dev.cachegateway.gateway.memcached.BothProtocols;
-import dev.cachegateway.gateway.memcached.ReactiveMemcached;
 import dev.cachegateway.demo.support.MemcachedContainer;
 import dev.cachegateway.demo.support.MemcachedTextClient;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.junit.jupiter.Container;
 import org.testcontainers.junit.jupiter.Testcontainers;
@@ -34,54 +32,34 @@ class HeldLockTests {
     @Container
     static final GenericContainer<?> memcached = MemcachedContainer.create();
 
-    private BothProtocols clients;
-
-    private ReactiveMemcached withMeta;
-
-    private ReactiveMemcached withoutMeta;
-
-    private MemcachedTextClient raw;
-
-    @BeforeEach
-    void connect() throws Exception {
-        clients = BothProtocols.connect(MemcachedContainer.address(memcached));
-        withMeta = clients.withMeta();
-        withoutMeta = clients.withoutMeta();
-        raw = MemcachedContainer.textClient(memcached);
-        raw.flushAll();
-    }
-
-    @AfterEach
-    void disconnect() throws Exception {
-        clients.close();
-        raw.close();
-    }
+    @RegisterExtension
+    final BothProtocols clients = new BothProtocols(memcached);
 
     @Test
     void takesSaysStoringAndStoredWithoutReadingItsLock() throws Exception {
-        HeldLock mine = new HeldLock(withMeta, LOCK, 2);
-        long readsBefore = raw.stat("cmd_get");
-        long writesBefore = raw.stat("cmd_set");
-        long casBefore = raw.stat("cas_hits");
+        HeldLock mine = new HeldLock(clients.withMeta(), LOCK, 2);
+        long readsBefore = clients.raw().stat("cmd_get");
+        long writesBefore = clients.raw().stat("cmd_set");
+        long casBefore = clients.raw().stat("cas_hits");
 
         StepVerifier.create(mine.take(false)).expectNext(true).verifyComplete();
         StepVerifier.create(mine.storing()).expectNext(true).verifyComplete();
         mine.stored();
 
-        await().atMost(Duration.ofSeconds(5)).until(() -> raw.stat("cmd_set") - writesBefore == 3);
-        assertThat(raw.stat("cmd_get") - readsBefore).isZero();
-        assertThat(raw.stat("cas_hits") - casBefore).isEqualTo(2);
+        await().atMost(Duration.ofSeconds(5)).until(() -> clients.raw().stat("cmd_set") - writesBefore == 3);
+        assertThat(clients.raw().stat("cmd_get") - readsBefore).isZero();
+        assertThat(clients.raw().stat("cas_hits") - casBefore).isEqualTo(2);
         assertThat(lockWord()).isEqualTo("stored");
     }
 
     @Test
     void changesNothingOnceAnotherWriteReplacedItsLockEvenWithTheSameWord() throws Exception {
-        HeldLock mine = new HeldLock(withMeta, LOCK, 2);
+        HeldLock mine = new HeldLock(clients.withMeta(), LOCK, 2);
         mine.take(false).block(Duration.ofSeconds(5));
         String word = lockWord();
         // Another writer: same bytes, a new CAS unique. A lock read before it is written
         // could not tell.
-        raw.set(LOCK, 0, 2, word.getBytes(StandardCharsets.US_ASCII));
+        clients.raw().set(LOCK, 0, 2, word.getBytes(StandardCharsets.US_ASCII));
 
         StepVerifier.create(mine.storing()).expectNext(false).verifyComplete();
         mine.release();
@@ -91,36 +69,36 @@ class HeldLockTests {
 
     @Test
     void givesBackItsOwnLockByItsCasUnique() throws Exception {
-        HeldLock mine = new HeldLock(withMeta, LOCK, 2);
+        HeldLock mine = new HeldLock(clients.withMeta(), LOCK, 2);
         mine.take(false).block(Duration.ofSeconds(5));
         StepVerifier.create(mine.storing()).expectNext(true).verifyComplete();
 
         mine.release();
 
-        raw.awaitAbsent(LOCK);
+        clients.raw().awaitAbsent(LOCK);
     }
 
     @Test
     void readsItsLockBeforeEachChangeWhereMemcachedHasNoMetaCommands() throws Exception {
-        HeldLock mine = new HeldLock(withoutMeta, LOCK, 2);
-        long readsBefore = raw.stat("cmd_get");
-        long writesBefore = raw.stat("cmd_set");
+        HeldLock mine = new HeldLock(clients.withoutMeta(), LOCK, 2);
+        long readsBefore = clients.raw().stat("cmd_get");
+        long writesBefore = clients.raw().stat("cmd_set");
 
         StepVerifier.create(mine.take(false)).expectNext(true).verifyComplete();
         StepVerifier.create(mine.storing()).expectNext(true).verifyComplete();
         mine.stored();
 
-        await().atMost(Duration.ofSeconds(5)).until(() -> raw.stat("cmd_set") - writesBefore == 3);
-        assertThat(raw.stat("cmd_get") - readsBefore).isEqualTo(2);
+        await().atMost(Duration.ofSeconds(5)).until(() -> clients.raw().stat("cmd_set") - writesBefore == 3);
+        assertThat(clients.raw().stat("cmd_get") - readsBefore).isEqualTo(2);
         assertThat(lockWord()).isEqualTo("stored");
     }
 
     @Test
     void takesOverALockThatSaysStoredOnlyWhileItStillDoes() throws Exception {
-        raw.set(LOCK, 0, 2, "stored".getBytes(StandardCharsets.US_ASCII));
-        long cas = withMeta.gets(LOCK).block(Duration.ofSeconds(5)).cas();
-        HeldLock first = new HeldLock(withMeta, LOCK, 2);
-        HeldLock second = new HeldLock(withMeta, LOCK, 2);
+        clients.raw().set(LOCK, 0, 2, "stored".getBytes(StandardCharsets.US_ASCII));
+        long cas = clients.withMeta().gets(LOCK).block(Duration.ofSeconds(5)).cas();
+        HeldLock first = new HeldLock(clients.withMeta(), LOCK, 2);
+        HeldLock second = new HeldLock(clients.withMeta(), LOCK, 2);
 
         StepVerifier.create(first.takeOver(cas, false)).expectNext(true).verifyComplete();
         StepVerifier.create(second.takeOver(cas, false)).expectNext(false).verifyComplete();
@@ -130,7 +108,7 @@ class HeldLockTests {
     }
 
     private String lockWord() throws Exception {
-        MemcachedTextClient.Item lock = raw.get(LOCK);
+        MemcachedTextClient.Item lock = clients.raw().get(LOCK);
         return lock == null ? null : new String(lock.value(), StandardCharsets.US_ASCII);
     }
 

@@ -18,8 +18,7 @@ import reactor.core.publisher.Mono;
  * known not to be stored. Once it is stored, the lock says so for a second or two more,
  * so that a replica whose lookup missed just before the store landed finds the item
  * rather than asking the backend again. Off, for a gateway that runs alone, no lock is
- * taken and a miss costs three memcached operations fewer (five without meta
- * commands).
+ * taken and a miss costs three memcached operations fewer (five without meta commands).
  */
 public final class ReplicaLocks {
 
