@@ -142,9 +142,13 @@ class FastHitHandlerTests {
     @Test
     void timesFreshHitsInTheTimerSpringsObservationRecordsInto() throws Exception {
         raw.set("/api/v1/comments/6", 0, 0, bytes(COMMENT));
+        long throughTimed = total(timers(through));
         String etag = header(answer(through, get("/api/v1/comments/6")), "ETag");
         List<String> hits = List.of(get("/api/v1/comments/6"), "HEAD /api/v1/comments/6 HTTP/1.1\r\nHost: x\r\n\r\n",
                 get("/api/v1/comments/6", "If-None-Match: " + etag));
+        // A request is timed once its answer is written, which may be after the client
+        // has read it, on either path: each count is awaited before it is compared.
+        await().atMost(Duration.ofSeconds(5)).until(() -> total(timers(through)) == throughTimed + 1);
         Map<Meter.Id, Long> belowBefore = timers(below);
         Map<Meter.Id, Long> throughBefore = timers(through);
 
@@ -153,6 +157,9 @@ class FastHitHandlerTests {
             answer(through, request);
         }
 
+        await().atMost(Duration.ofSeconds(5))
+            .until(() -> total(counted(belowBefore, timers(below))) == hits.size()
+                    && total(counted(throughBefore, timers(through))) == hits.size());
         Map<Meter.Id, Long> belowCounted = counted(belowBefore, timers(below));
         assertThat(belowCounted).hasSize(3).isEqualTo(counted(throughBefore, timers(through)));
         assertThat(requests(below).get()).isZero();
@@ -190,6 +197,10 @@ class FastHitHandlerTests {
             .stream()
             .filter(timer -> !timer.getId().getTag("uri").startsWith("/actuator"))
             .collect(Collectors.toMap(Timer::getId, Timer::count));
+    }
+
+    private static long total(Map<Meter.Id, Long> counts) {
+        return counts.values().stream().mapToLong(Long::longValue).sum();
     }
 
     private static Map<Meter.Id, Long> counted(Map<Meter.Id, Long> before, Map<Meter.Id, Long> after) {
