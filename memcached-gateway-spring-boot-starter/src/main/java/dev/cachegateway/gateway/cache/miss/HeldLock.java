@@ -4,6 +4,7 @@ import static dev.cachegateway.gateway.memcached.CasWrites.CAS_UNKNOWN;
 
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.LongFunction;
 
 import dev.cachegateway.gateway.memcached.CachedItem;
 import dev.cachegateway.gateway.memcached.CasWrites;
@@ -70,10 +71,10 @@ final class HeldLock implements Claim {
         if (released.get()) {
             return Mono.just(false);
         }
-        long known = cas;
-        Mono<Boolean> said = known != CAS_UNKNOWN ? written(casWrites.setIfCas(lockKey, known, ttlSeconds, word(true)))
-                : ifOwn(memcached.set(lockKey, ttlSeconds, word(true))).defaultIfEmpty(false);
-        return said.onErrorReturn(false);
+        return whileOwn(known -> written(casWrites.setIfCas(lockKey, known, ttlSeconds, word(true))),
+                memcached.set(lockKey, ttlSeconds, word(true)))
+            .defaultIfEmpty(false)
+            .onErrorReturn(false);
     }
 
     /**
@@ -82,12 +83,8 @@ final class HeldLock implements Claim {
     void stored() {
         if (released.compareAndSet(false, true)) {
             CachedItem stored = LockWord.stored().item();
-            long known = cas;
-            Mono<?> said = known != CAS_UNKNOWN ? casWrites.setIfCas(lockKey, known, STORED_SECONDS, stored)
-                    : ifOwn(memcached.set(lockKey, STORED_SECONDS, stored));
-            said.subscribe(done -> {
-            }, failure -> {
-            });
+            unanswered(whileOwn(known -> casWrites.setIfCas(lockKey, known, STORED_SECONDS, stored).hasElement(),
+                    memcached.set(lockKey, STORED_SECONDS, stored)));
         }
     }
 
@@ -97,12 +94,7 @@ final class HeldLock implements Claim {
      */
     void release() {
         if (released.compareAndSet(false, true)) {
-            long known = cas;
-            Mono<Boolean> deleted = known != CAS_UNKNOWN ? casWrites.deleteIfCas(lockKey, known)
-                    : ifOwn(memcached.delete(lockKey));
-            deleted.subscribe(done -> {
-            }, failure -> {
-            });
+            unanswered(whileOwn(known -> casWrites.deleteIfCas(lockKey, known), memcached.delete(lockKey)));
         }
     }
 
@@ -117,14 +109,25 @@ final class HeldLock implements Claim {
         }).defaultIfEmpty(false);
     }
 
-    // Read, then written, where the item's CAS unique is not known: another replica can
-    // take the lock only once it is gone, which takes a write or an expiry in between, a
-    // far narrower window than a whole fetch.
-    private Mono<Boolean> ifOwn(Mono<Boolean> change) {
+    // By the CAS unique of this replica's last write where it is known. Elsewhere read,
+    // then written: another replica can take the lock only once it is gone, which takes
+    // a write or an expiry in between, a far narrower window than a whole fetch.
+    private Mono<Boolean> whileOwn(LongFunction<Mono<Boolean>> byCas, Mono<Boolean> change) {
+        long known = cas;
+        if (known != CAS_UNKNOWN) {
+            return byCas.apply(known);
+        }
         return memcached.get(lockKey)
             .filter(lock -> LockWord.of(lock).heldBy(token))
             .flatMap(own -> change)
             .onErrorReturn(false);
+    }
+
+    // Nobody waits on the outcome: a lock left behind expires.
+    private static void unanswered(Mono<Boolean> change) {
+        change.subscribe(done -> {
+        }, failure -> {
+        });
     }
 
 }
