@@ -1,7 +1,9 @@
 package net.spy.memcached.protocol.ascii;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 
+import net.spy.memcached.KeyUtil;
 import net.spy.memcached.ops.OperationCallback;
 import net.spy.memcached.ops.OperationErrorType;
 import net.spy.memcached.ops.OperationException;
@@ -14,15 +16,25 @@ import org.jspecify.annotations.NullMarked;
  * splits memcached's answers into lines and data, is package-private, and so is the read
  * mode an operation switches to read a data block; a class in its package is the only way
  * to extend it without copying it. Netflix's EVCache adds its meta commands to stock
- * spymemcached the same way. This class adds nothing but that access, and one change of
- * behaviour, in {@link #handleError}: it lives here, in spymemcached's package, only
- * because Java gives no other way in.
+ * spymemcached the same way. This class adds nothing but that access, a one-line command
+ * built as spymemcached builds its own, and one change of behaviour, in
+ * {@link #handleError}: it lives here, in spymemcached's package, only because Java gives
+ * no other way in.
  */
 @NullMarked
 public abstract class AsciiOperationBase extends OperationImpl {
 
     protected AsciiOperationBase(OperationCallback callback) {
         super(callback);
+    }
+
+    /** Makes {@code verb key flags} this operation's command, one line. */
+    protected final void sendLine(String verb, String key, String flags) {
+        // Two spaces and CR LF besides the words; the flags are ASCII.
+        ByteBuffer command = ByteBuffer.allocate(verb.length() + KeyUtil.getKeyBytes(key).length + flags.length() + 4);
+        setArguments(command, verb, key, flags);
+        command.flip();
+        setBuffer(command);
     }
 
     /**

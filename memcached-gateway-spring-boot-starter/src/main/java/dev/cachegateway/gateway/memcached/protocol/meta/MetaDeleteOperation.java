@@ -1,8 +1,5 @@
 package dev.cachegateway.gateway.memcached.protocol.meta;
 
-import java.nio.ByteBuffer;
-
-import net.spy.memcached.KeyUtil;
 import net.spy.memcached.ops.OperationState;
 import net.spy.memcached.ops.OperationStatus;
 import net.spy.memcached.ops.StatusCode;
@@ -54,10 +51,7 @@ public final class MetaDeleteOperation extends AsciiOperationBase {
 
     @Override
     public void initialize() {
-        ByteBuffer command = ByteBuffer.allocate(KeyUtil.getKeyBytes(key).length + flags.length() + 8);
-        setArguments(command, "md", key, flags);
-        command.flip();
-        setBuffer(command);
+        sendLine("md", key, flags);
     }
 
     // memcached may echo flags after the code; only the code matters here.

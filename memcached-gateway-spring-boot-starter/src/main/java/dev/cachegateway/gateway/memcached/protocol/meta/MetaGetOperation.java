@@ -3,7 +3,6 @@ package dev.cachegateway.gateway.memcached.protocol.meta;
 import java.nio.ByteBuffer;
 
 import dev.cachegateway.gateway.memcached.MetaItem;
-import net.spy.memcached.KeyUtil;
 import net.spy.memcached.ops.OperationState;
 import net.spy.memcached.ops.OperationStatus;
 import net.spy.memcached.ops.StatusCode;
@@ -55,10 +54,7 @@ public final class MetaGetOperation extends AsciiOperationBase {
     @Override
     public void initialize() {
         String flags = recacheSeconds > 0 ? "v f t R" + recacheSeconds : "v f t";
-        ByteBuffer command = ByteBuffer.allocate(KeyUtil.getKeyBytes(key).length + flags.length() + 8);
-        setArguments(command, "mg", key, flags);
-        command.flip();
-        setBuffer(command);
+        sendLine("mg", key, flags);
     }
 
     @Override
