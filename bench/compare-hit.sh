@@ -8,8 +8,9 @@
 #   e.g. bench/compare-hit.sh 'image|' 'unsafe|--sun-misc-unsafe-memory-access=allow|'
 #
 # Each side's java flags come after the image's (GATEWAY_JAVA_OPTS); settings are --key=value, split on blanks.
-# ROUNDS (6), ROUND_SECONDS (15), WARM_SECONDS (60), CONNECTIONS (50) and THREADS (1) shape the load; PATHS the
-# hit's path.
+# ROUNDS (6), ROUND_SECONDS (15), WARM_SECONDS (60), CONNECTIONS (50) and THREADS (1) shape the load; HIT_PATH
+# the path asked for, and X_CACHE the X-Cache its answers must carry (HIT; empty for the pass-through, e.g.
+# HIT_PATH=/api/v1/comments/1/no_cache X_CACHE=).
 set -euo pipefail
 # shellcheck source=scripts/common.sh
 source "$(dirname "$0")/../scripts/common.sh"
@@ -20,6 +21,7 @@ warm_seconds=${WARM_SECONDS:-60}
 connections=${CONNECTIONS:-50}
 threads=${THREADS:-1}
 path=${HIT_PATH:-/api/v1/comments/1}
+x_cache=${X_CACHE-HIT}
 image_jvm
 java=$GATEWAY_JAVA
 read -ra image_opts <<<"$GATEWAY_JAVA_OPTS"
@@ -54,7 +56,7 @@ for side in "$@"; do
 done
 for name in "${names[@]}"; do
     await "${url[$name]}" 120 "${pid[$name]}" "$work/$name.log"
-    await_x_cache "${url[$name]}" HIT 10 || fail "no hit on $name"
+    await_x_cache "${url[$name]}" "$x_cache" 10 || fail "no X-Cache: $x_cache on $name"
     log "warming $name for ${warm_seconds}s"
     wrk -t"$threads" -c"$connections" -d"${warm_seconds}s" "${url[$name]}" >/dev/null
 done
@@ -79,7 +81,7 @@ for round in $(seq "$rounds"); do
     done
 done
 for name in "${names[@]}"; do
-    await_x_cache "${url[$name]}" HIT 5 || fail "$name no longer hits"
+    await_x_cache "${url[$name]}" "$x_cache" 5 || fail "$name no longer answers X-Cache: $x_cache"
 done
 echo
 echo "Medians over $rounds rounds of ${round_seconds}s, wrk -t$threads -c$connections on $path:"
