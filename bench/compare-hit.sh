@@ -75,10 +75,7 @@ for round in $(seq "$rounds"); do
             /^Requests\/sec/ { rate = $2 } END { printf "| %d | %s | %.0f | %.1f |\n", round, name, rate, cpu / n }' \
             "$work/wrk.txt" | tee -a "$work/rounds.md"
     done
-    # Reversed each round: the side measured last in one round is measured first in the next.
-    for ((i = 0, j = ${#order[@]} - 1; i < j; i++, j--)); do
-        swap=${order[i]} order[i]=${order[j]} order[j]=$swap
-    done
+    reverse order
 done
 for name in "${names[@]}"; do
     await_x_cache "${url[$name]}" "$x_cache" 5 || fail "$name no longer answers X-Cache: $x_cache"

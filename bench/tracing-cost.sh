@@ -86,8 +86,7 @@ for round in $(seq "$ROUNDS"); do
         total[$side]=$((total[$side] + rate))
         printf 'round %d, tracing %s: %d req/s\n' "$round" "$side" "$rate"
     done
-    # Reversed each round, so that no side is always measured first, on a machine whose load drifts.
-    order=("${order[2]}" "${order[1]}" "${order[0]}")
+    reverse order
 done
 exports=$(grep -c '^/v1/traces' "$work/sink.log" || true)
 [ "$exports" -gt 0 ] || fail "the gateway with tracing exported no spans"

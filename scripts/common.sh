@@ -210,3 +210,13 @@ image_jvm() {
         fi
     fi
 }
+
+# reverse NAME: reverses the array variable NAME in place; the benchmark's alternating rounds measure their sides in
+# the order of the round before, reversed, so that no side is always measured first on a machine whose load drifts.
+reverse() {
+    local -n reversed=$1
+    local i j swap
+    for ((i = 0, j = ${#reversed[@]} - 1; i < j; i++, j--)); do
+        swap=${reversed[i]} reversed[i]=${reversed[j]} reversed[j]=$swap
+    done
+}
