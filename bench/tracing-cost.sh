@@ -76,22 +76,31 @@ for side in "${sides[@]}"; do
     log "warming the gateway with tracing $side for $WARM_SECONDS s"
     wrk -t1 -c50 -d"${WARM_SECONDS}s" "http://127.0.0.1:${port[$side]}$path" >/dev/null
 done
-declare -A total=([off]=0 [on]=0 [lean]=0)
 order=("${sides[@]}")
 for round in $(seq "$ROUNDS"); do
     for side in "${order[@]}"; do
         wrk -t1 -c50 -d"${ROUND_SECONDS}s" "http://127.0.0.1:${port[$side]}$path" >"$work/wrk-$side.txt"
         rate=$(awk '/^Requests\/sec/ { printf "%d", $2 }' "$work/wrk-$side.txt")
         [ -z "$(wrk_field "$work/wrk-$side.txt" non-2xx)" ] || fail "non-2xx answers with tracing $side"
-        total[$side]=$((total[$side] + rate))
-        printf 'round %d, tracing %s: %d req/s\n' "$round" "$side" "$rate"
+        printf 'round %d, tracing %s: %d req/s\n' "$round" "$side" "$rate" | tee -a "$work/rounds.txt"
     done
     reverse order
 done
 exports=$(grep -c '^/v1/traces' "$work/sink.log" || true)
 [ "$exports" -gt 0 ] || fail "the gateway with tracing exported no spans"
 log "the gateway with tracing exported $exports batches of spans"
-for side in on lean; do
-    printf 'tracing %s (10%% sampled) against off, %d rounds: %s\n' "$side" "$ROUNDS" \
-        "$(awk -v on="${total[$side]}" -v off="${total[off]}" 'BEGIN { printf "%.3f", on / off }')"
-done
+# Each round's sides ran one after the other, so a round's ratio is the least touched by the machine's drift over
+# the run; the median of those is the measure, the ratio of the whole runs' sums is printed beside it.
+python3 - "$work/rounds.txt" "$ROUNDS" <<'EOF'
+import re, statistics, sys
+rate = {}
+for line in open(sys.argv[1]):
+    round_, side, value = re.match(r"round (\d+), tracing (\w+): (\d+)", line).groups()
+    rate[round_, side] = int(value)
+rounds = sorted({r for r, _ in rate}, key=int)
+for side in ("on", "lean"):
+    ratios = [rate[r, side] / rate[r, "off"] for r in rounds]
+    whole = sum(rate[r, side] for r in rounds) / sum(rate[r, "off"] for r in rounds)
+    print(f"tracing {side} (10% sampled) against off, {sys.argv[2]} rounds: {statistics.median(ratios):.3f}"
+          f" (median of the rounds' {', '.join(f'{x:.3f}' for x in ratios)}; whole runs {whole:.3f})")
+EOF
