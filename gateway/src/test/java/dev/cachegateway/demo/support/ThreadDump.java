@@ -26,7 +26,7 @@ public final class ThreadDump {
         }
     }
 
-    static String ofAllThreads() {
+    private static String ofAllThreads() {
         return Arrays.stream(ManagementFactory.getThreadMXBean().dumpAllThreads(true, true))
             .map(ThreadDump::describe)
             .collect(Collectors.joining("\n"));

@@ -80,8 +80,8 @@ class AdmissionLimitTests extends CacheIntegrationTest {
     @Test
     void neverTurnsAwayHealthOrProbes() {
         // Shorter than the backend calls are held, so that a probe waiting behind them
-        // fails
-        // while they are still held, with the threads that keep it waiting in the report.
+        // fails while they are still held, with the threads that keep it waiting in the
+        // report.
         WebTestClient management = WebTestClient.bindToServer()
             .baseUrl("http://localhost:" + managementPort)
             .responseTimeout(Duration.ofSeconds(10))
