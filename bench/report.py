@@ -715,7 +715,8 @@ memcached servers placed by nginx's ring (`hash $memcached_key consistent`; the 
 them), nginx reads what the gateway stored and sends its misses to the origin without storing them, and the gateway
 with its near-cache comes last on the same memcached. Each target ran alone beside memcached and the origin:
 {warm} s of warm-up, then {seconds} s measured, with `wrk -t{threads} -c{connections} --latency` as bench/run.sh's
-wrk runs, and [`zipf.lua`](../zipf.lua), each run with a seed of its own.
+wrk runs, and [`zipf.lua`](../zipf.lua), each run with a seed of its own. An answer slower than {timeout} counts as
+failed (wrk's `--timeout`).
 
 """
 
@@ -867,9 +868,10 @@ def parse_lookups(path):
 
 
 def parse_zipf_wrk(text):
-    """requests/s, p50 and p99 (ms), requests, failed answers (non-2xx and socket errors, counted, not refused),
-    zipf.lua's counts and its requests per size class of `wrk --latency -s zipf.lua`."""
-    figures = {"rps": None, "p50": None, "p99": None, "requests": 0, "failed": 0, "zipf": {}, "classes": {}}
+    """requests/s, p50 and p99 (ms), requests, failed answers (non-2xx, socket errors and timeouts, counted, not
+    refused) in all and by kind, zipf.lua's counts and its requests per size class of `wrk --latency -s zipf.lua`."""
+    figures = {"rps": None, "p50": None, "p99": None, "requests": 0, "failed": 0, "zipf": {}, "classes": {},
+               "failures": {"non-2xx": 0, "socket errors": 0, "timeouts": 0}}
     in_distribution = False
     for line in text.splitlines():
         fields = line.split()
@@ -882,15 +884,18 @@ def parse_zipf_wrk(text):
         elif " requests in " in line:
             figures["requests"] = int(fields[0])
         elif "Non-2xx or 3xx responses:" in line:
-            figures["failed"] += int(fields[-1])
+            figures["failures"]["non-2xx"] += int(fields[-1])
         elif re.match(r"^ *Socket errors:", line):
-            figures["failed"] += sum(int(count) for count in re.findall(r"[0-9]+", line))
+            counts = dict(re.findall(r"([a-z]+) ([0-9]+)", line))
+            figures["failures"]["timeouts"] += int(counts.pop("timeout", 0))
+            figures["failures"]["socket errors"] += sum(int(count) for count in counts.values())
         elif fields[:2] == ["zipf", "class"] and len(fields) == 4:
             figures["classes"][int(fields[2])] = int(fields[3])
         elif fields[:1] == ["zipf"] and len(fields) == 3:
             figures["zipf"][fields[1]] = int(fields[2])
     if figures["rps"] is None or figures["p50"] is None or figures["p99"] is None:
         raise MeasurementError("wrk: no requests/s or percentiles")
+    figures["failed"] = sum(figures["failures"].values())
     return figures
 
 
@@ -932,8 +937,9 @@ def zipf_checks(run):
         if not f["requests"]:
             failures.append(f"{label}: no request completed")
         elif f["failed"] > bound * f["requests"]:
-            failures.append(f"{label}: {f['failed']} of {f['requests']} answers failed (non-2xx or socket errors), "
-                            f"more than {bound:.1%}")
+            kinds = ", ".join(f"{kind} {count}" for kind, count in f["failures"].items() if count)
+            failures.append(f"{label}: {f['failed']} of {f['requests']} answers failed ({kinds}; a timeout is an "
+                            f"answer slower than wrk's {run.setup.get('timeout', '2s')}), more than {bound:.1%}")
         if not f["hit_ratio"]:
             failures.append(f"{label}: no hit")
         for server, count in f["operations"].items():
@@ -952,7 +958,7 @@ def zipf_markdown(run):
     hottest, top = zipf_shares(keys, float(s["s"]))
     parts = [f"## {s['title']}\n\n", ZIPF_INTRO.format(
         keys=keys, s=s["s"], hottest=hottest, top=top, warm=s["warm_seconds"], seconds=s["seconds"],
-        threads=s["threads"], connections=s["connections"])]
+        threads=s["threads"], connections=s["connections"], timeout=s.get("timeout", "2s"))]
     rows, lookup_rows, per_class = [], [], {}
     for target, label, kind in run.targets:
         f = run.figures(target, kind)

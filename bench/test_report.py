@@ -551,6 +551,14 @@ class ZipfTests(unittest.TestCase):
         self.assertEqual(report.parse_zipf_wrk(output("wrk-non2xx.txt"))["failed"], 706)
         self.assertEqual(report.parse_zipf_wrk(output("wrk-socket-errors.txt"))["failed"], 12)
 
+    def test_tells_timeouts_from_other_socket_errors_and_non_2xx_answers(self):
+        figures = report.parse_zipf_wrk((ZIPF_RUN / "gateway.wrk.txt").read_text().replace(
+            "  3249 requests in 3.01s, 12.63MB read\n",
+            "  3249 requests in 3.01s, 12.63MB read\n  Socket errors: connect 1, read 2, write 0, timeout 4\n"
+            "  Non-2xx or 3xx responses: 8\n"))
+        self.assertEqual(figures["failures"], {"non-2xx": 8, "socket errors": 3, "timeouts": 4})
+        self.assertEqual(figures["failed"], 15)
+
     def test_takes_a_gateways_hit_ratio_from_its_lookups_over_every_route(self):
         run = report.ZipfRun(ZIPF_RUN)
         self.assertEqual(run.lookups("gateway")["hit"], 2236)
@@ -578,8 +586,19 @@ class ZipfTests(unittest.TestCase):
                      "  3249 requests in 3.01s, 12.63MB read\n  Non-2xx or 3xx responses: 4\n")
         status, stdout, stderr = self.run_report()
         self.assertEqual(status, 1)
-        self.assertIn("gateway: 4 of 3249 answers failed (non-2xx or socket errors), more than 0.1%", stderr)
+        self.assertIn("gateway: 4 of 3249 answers failed (non-2xx 4; a timeout is an answer slower than wrk's 2s), "
+                      "more than 0.1%", stderr)
         self.assertIn("### Checks that failed", stdout)
+
+    def test_names_the_kinds_of_failed_answers_and_the_timeout_of_the_run(self):
+        self.replace("setup.tsv", "max_errors\t0.001\n", "max_errors\t0.001\ntimeout\t10s\n")
+        self.replace("gateway.wrk.txt", "  3249 requests in 3.01s, 12.63MB read\n",
+                     "  3249 requests in 3.01s, 12.63MB read\n  Socket errors: connect 0, read 1, write 0, timeout 3\n")
+        status, stdout, stderr = self.run_report()
+        self.assertEqual(status, 1)
+        self.assertIn("gateway: 4 of 3249 answers failed (socket errors 1, timeouts 3; a timeout is an answer slower "
+                      "than wrk's 10s), more than 0.1%", stderr)
+        self.assertIn("An answer slower than 10s counts as\nfailed (wrk's `--timeout`).", stdout)
 
     def test_passes_failed_answers_within_the_bound(self):
         self.replace("nginx.wrk.txt", "  97775 requests in 3.10s, 365.26MB read\n",
