@@ -61,7 +61,6 @@ for name in "${names[@]}"; do
     wrk -t"$threads" -c"$connections" -d"${warm_seconds}s" "${url[$name]}" >/dev/null
 done
 
-cpu_of() { awk -v hz="$(getconf CLK_TCK)" '{ printf "%d\n", ($14 + $15) * 1000000 / hz }' "/proc/$1/stat"; }
 echo "| round | side | req/s | gateway CPU µs/hit |"
 echo "|---|---|---|---|"
 order=("${names[@]}")

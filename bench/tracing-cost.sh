@@ -50,6 +50,7 @@ class Sink(http.server.BaseHTTPRequestHandler):
         print(self.path, flush=True)
     def log_message(self, *args): pass
 http.server.ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), Sink).serve_forever()' "$sink_port"
+sink_pid=$spawned
 common=(--server.address=127.0.0.1 --management.server.address=127.0.0.1
     --comments-service.uri="http://127.0.0.1:$comments_port" --memcached.servers="127.0.0.1:$memcached_port")
 declare -A pid
@@ -79,10 +80,14 @@ done
 order=("${sides[@]}")
 for round in $(seq "$ROUNDS"); do
     for side in "${order[@]}"; do
+        gateway_cpu=$(cpu_of "${pid[$side]}") sink_cpu=$(cpu_of "$sink_pid")
         wrk -t1 -c50 -d"${ROUND_SECONDS}s" "http://127.0.0.1:${port[$side]}$path" >"$work/wrk-$side.txt"
-        rate=$(awk '/^Requests\/sec/ { printf "%d", $2 }' "$work/wrk-$side.txt")
+        gateway_cpu=$(($(cpu_of "${pid[$side]}") - gateway_cpu)) sink_cpu=$(($(cpu_of "$sink_pid") - sink_cpu))
         [ -z "$(wrk_field "$work/wrk-$side.txt" non-2xx)" ] || fail "non-2xx answers with tracing $side"
-        printf 'round %d, tracing %s: %d req/s\n' "$round" "$side" "$rate" | tee -a "$work/rounds.txt"
+        awk -v round="$round" -v side="$side" -v gateway="$gateway_cpu" -v sink="$sink_cpu" '/ requests in / { n = $1 }
+            /^Requests\/sec/ { rate = $2 } END { printf "round %d, tracing %s: %d req/s, gateway CPU %.1f µs/hit, " \
+            "sink CPU %.1f µs/hit\n", round, side, rate, gateway / n, sink / n }' "$work/wrk-$side.txt" |
+            tee -a "$work/rounds.txt"
     done
     reverse order
 done
@@ -91,16 +96,22 @@ exports=$(grep -c '^/v1/traces' "$work/sink.log" || true)
 log "the gateway with tracing exported $exports batches of spans"
 # Each round's sides ran one after the other, so a round's ratio is the least touched by the machine's drift over
 # the run; the median of those is the measure, the ratio of the whole runs' sums is printed beside it.
+# The CPU per hit of the gateway and of the sink (which stands for a collector, elsewhere in a deployment, but takes
+# its share of these 2 cores here) says how much of a side's loss is the gateway's own work.
 python3 - "$work/rounds.txt" "$ROUNDS" <<'EOF'
 import re, statistics, sys
-rate = {}
+rate, gateway, sink = {}, {}, {}
 for line in open(sys.argv[1]):
-    round_, side, value = re.match(r"round (\d+), tracing (\w+): (\d+)", line).groups()
-    rate[round_, side] = int(value)
+    round_, side, value, cpu, sink_cpu = re.match(
+        r"round (\d+), tracing (\w+): (\d+) req/s, gateway CPU ([0-9.]+) µs/hit, sink CPU ([0-9.]+)", line).groups()
+    rate[round_, side], gateway[round_, side], sink[round_, side] = int(value), float(cpu), float(sink_cpu)
 rounds = sorted({r for r, _ in rate}, key=int)
 for side in ("on", "lean"):
     ratios = [rate[r, side] / rate[r, "off"] for r in rounds]
     whole = sum(rate[r, side] for r in rounds) / sum(rate[r, "off"] for r in rounds)
     print(f"tracing {side} (10% sampled) against off, {sys.argv[2]} rounds: {statistics.median(ratios):.3f}"
           f" (median of the rounds' {', '.join(f'{x:.3f}' for x in ratios)}; whole runs {whole:.3f})")
+for side in ("off", "on", "lean"):
+    print(f"tracing {side}: gateway CPU {statistics.median(gateway[r, side] for r in rounds):.1f} µs/hit, sink CPU "
+          f"{statistics.median(sink[r, side] for r in rounds):.1f} µs/hit (medians)")
 EOF

@@ -220,3 +220,6 @@ reverse() {
         swap=${reversed[i]} reversed[i]=${reversed[j]} reversed[j]=$swap
     done
 }
+
+# cpu_of PID: the CPU time the process has used so far (user and system), in microseconds.
+cpu_of() { awk -v hz="$(getconf CLK_TCK)" '{ printf "%d\n", ($14 + $15) * 1000000 / hz }' "/proc/$1/stat"; }
