@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 import dev.cachegateway.gateway.cache.early.EarlyHitFilter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -41,11 +42,12 @@ import org.springframework.web.server.adapter.HttpWebHandlerAdapter;
 
 /**
  * A gateway that traces with the starter's head sampling and answers fresh hits below
- * Spring's WebHandler: each request is decided first, a traced one goes through Spring's
- * handler and gets its spans (its lookup among them), and any other fresh hit is answered
- * below it, timed as ever. The application's WebFilter tells which way each one went.
- * Nothing is drawn for tracing here (sampling 0.0): a request is traced when it comes
- * sampled.
+ * Spring's WebHandler: each request is decided first, a traced one gets its server
+ * observation before its lookup and so its spans (its lookup among them), and every fresh
+ * hit, traced or not, is answered below Spring's handler; what is not goes on to it, with
+ * the traced request's observation, never a second one. The application's WebFilter tells
+ * which way each one went. Nothing is drawn for tracing here (sampling 0.0): a request is
+ * traced when it comes sampled.
  */
 @Testcontainers
 @SpringBootTest(classes = ExampleGatewayApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
@@ -63,6 +65,9 @@ class FastHitsWithHeadSamplingTests {
     static final GenericContainer<?> memcached = new GenericContainer<>("memcached:1.6").withExposedPorts(11211);
 
     static final CountingBackend backend = new CountingBackend();
+
+    // The requests this class sent, each of which is timed once.
+    static final AtomicLong sent = new AtomicLong();
 
     private final HttpClient http = HttpClient.newHttpClient();
 
@@ -103,7 +108,7 @@ class FastHitsWithHeadSamplingTests {
     }
 
     @Test
-    void tracesAHitThatComesSampledThroughSpringsHandler() throws Exception {
+    void tracesAHitThatComesSampledBelowSpringsHandler() throws Exception {
         int seen = stored("/yaml/traced/2");
         String trace = TestTraces.newTraceId();
         String parent = TestTraces.newSpanId();
@@ -111,17 +116,42 @@ class FastHitsWithHeadSamplingTests {
         assertThat(get("/yaml/traced/2", "00-" + trace + "-" + parent + "-01").headers().firstValue("X-Cache"))
             .hasValue("HIT");
 
-        assertThat(filtered.get("/yaml/traced/2")).hasValue(seen + 1);
-        SpanData server = await().atMost(Duration.ofSeconds(10))
-            .until(() -> spans(trace).stream().filter(span -> span.getKind() == SpanKind.SERVER).findFirst(),
-                    found -> found.isPresent())
-            .orElseThrow();
+        assertThat(filtered.get("/yaml/traced/2")).hasValue(seen);
+        SpanData server = serverSpan(trace);
         assertThat(server.getParentSpanId()).isEqualTo(parent);
-        // Decided before the lookup, so that the lookup is in the request's trace.
+        assertThat(server.getName()).isEqualTo("http get");
+        // Started before the lookup, so that the lookup is its child.
         await().atMost(Duration.ofSeconds(10))
             .until(() -> spans(trace).stream()
                 .anyMatch(span -> span.getName().equals("memcached.cache.lookup")
                         && span.getParentSpanId().equals(server.getSpanId())));
+        // The observation times it, in place of the timer of an untraced hit.
+        assertTimedOnceEach();
+    }
+
+    @Test
+    void aMissThatComesSampledKeepsItsOneServerSpanThroughSpringsHandler() throws Exception {
+        String trace = TestTraces.newTraceId();
+
+        assertThat(get("/yaml/traced-miss/4", TestTraces.sampled(trace)).headers().firstValue("X-Cache"))
+            .hasValue("MISS");
+
+        assertThat(filtered.get("/yaml/traced-miss/4")).hasValue(1);
+        await().atMost(Duration.ofSeconds(10))
+            .until(() -> spans(trace).stream().anyMatch(span -> span.getName().equals("memcached.cache.store")));
+        SpanData server = serverSpan(trace);
+        assertThat(spans(trace)).filteredOn(span -> span.getKind() == SpanKind.SERVER).hasSize(1);
+        assertThat(spans(trace)).filteredOn(span -> span.getKind() != SpanKind.SERVER)
+            .extracting(SpanData::getName)
+            .contains("memcached.cache.lookup", "memcached.cache.lock", "memcached.cache.store");
+        assertThat(spans(trace)).filteredOn(span -> span.getKind() != SpanKind.SERVER)
+            .allSatisfy(child -> assertThat(child.getParentSpanId()).isEqualTo(server.getSpanId()));
+        SpanData backendCall = spans(trace).stream()
+            .filter(span -> span.getKind() == SpanKind.CLIENT)
+            .findFirst()
+            .orElseThrow();
+        assertThat(backend.traceparents()).contains("00-" + trace + "-" + backendCall.getSpanId() + "-01");
+        assertTimedOnceEach();
     }
 
     @Test
@@ -136,6 +166,25 @@ class FastHitsWithHeadSamplingTests {
         assertThat(traceparents.get(sent)).matches("00-[0-9a-f]{32}-[0-9a-f]{16}-00");
     }
 
+    @Test
+    void aSampledRequestIsTimedWithTheTagsSpringsObservationGivesAnUnsampledOne() throws Exception {
+        String trace = TestTraces.newTraceId();
+
+        assertThat(get("/nowhere/1", null).statusCode()).isEqualTo(404);
+        assertThat(get("/nowhere/2", TestTraces.sampled(trace)).statusCode()).isEqualTo(404);
+
+        assertThat(serverSpan(trace).getAttributes().asMap()).isNotEmpty();
+        await().atMost(Duration.ofSeconds(5))
+            .until(() -> meters.find("http.server.requests").tag("status", "404").timers(),
+                    timers -> timers.stream().mapToLong(Timer::count).sum() >= 2);
+        assertThat(meters.find("http.server.requests").tag("status", "404").timers()).singleElement()
+            .satisfies(timer -> {
+                assertThat(timer.count()).isEqualTo(2);
+                assertThat(timer.getId().getTag("exception")).isEqualTo("NoResourceFoundException");
+            });
+        assertTimedOnceEach();
+    }
+
     // Asked until it is a hit: a request that comes while its miss is still being stored
     // shares that miss's answer. How many of those requests the WebFilter saw.
     private int stored(String path) {
@@ -144,11 +193,25 @@ class FastHitsWithHeadSamplingTests {
         return filtered.get(path).get();
     }
 
+    private static SpanData serverSpan(String trace) {
+        return await().atMost(Duration.ofSeconds(10))
+            .until(() -> spans(trace).stream().filter(span -> span.getKind() == SpanKind.SERVER).findFirst(),
+                    found -> found.isPresent())
+            .orElseThrow();
+    }
+
+    // A request is timed as its answer ends, which may be after the client has it.
+    private void assertTimedOnceEach() {
+        await().atMost(Duration.ofSeconds(5)).until(() -> serverRequests() >= sent.get());
+        assertThat(serverRequests()).isEqualTo(sent.get());
+    }
+
     private long serverRequests() {
         return meters.find("http.server.requests").timers().stream().mapToLong(Timer::count).sum();
     }
 
     private HttpResponse<String> get(String path, String traceparent) throws Exception {
+        sent.incrementAndGet();
         return http.send(TestTraces.get(port, path, traceparent), HttpResponse.BodyHandlers.ofString());
     }
 

@@ -98,7 +98,7 @@ final class HeadSampler implements TraceDecisions {
 
     @Override
     public Mono<Void> keeping(ServerHttpRequest request, Decision decision, Supplier<Mono<Void>> handling) {
-        // Kept before the handling starts, since Spring's handler makes its observation
+        // Kept before the handling starts, since the handling makes its observation
         // as it is called.
         decidedAhead.put(request, (HeadSampling) decision);
         try {

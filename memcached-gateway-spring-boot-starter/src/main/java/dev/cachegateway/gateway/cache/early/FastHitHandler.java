@@ -1,6 +1,5 @@
 package dev.cachegateway.gateway.cache.early;
 
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiFunction;
 
 import dev.cachegateway.gateway.cache.EarlyLookup;
@@ -28,8 +27,9 @@ import org.springframework.web.server.ServerWebExchange;
  * the handler it wraps, exactly as without it, with the lookup already made handed over
  * ({@link HandedOverLookups}). Any other WebFilter, such as a security filter, never sees
  * a fresh hit, which is why this is opt-in. Where the application traces with head
- * sampling, a request is decided first ({@link TraceDecisions}): a traced one goes to the
- * handler it wraps, where its spans are made, and only the others are answered here.
+ * sampling, a request is decided first ({@link TraceDecisions}): a traced one gets its
+ * server observation here, before its lookup ({@link TracedRequests}), in place of the
+ * timer, and is answered or handed on as any other.
  */
 final class FastHitHandler implements HttpHandler {
 
@@ -47,9 +47,11 @@ final class FastHitHandler implements HttpHandler {
 
     private final @Nullable TraceDecisions traces;
 
+    private final @Nullable TracedRequests traced;
+
     FastHitHandler(HttpHandler delegate, BiFunction<ServerHttpRequest, ServerHttpResponse, ServerWebExchange> exchanges,
             EarlyRoutes routes, HandedOverLookups handedOver, FastHitDoors doors, @Nullable ServerRequestTimers timers,
-            @Nullable TraceDecisions traces) {
+            @Nullable TraceDecisions traces, @Nullable TracedRequests traced) {
         this.delegate = delegate;
         this.exchanges = exchanges;
         this.routes = routes;
@@ -57,6 +59,7 @@ final class FastHitHandler implements HttpHandler {
         this.doors = doors;
         this.timers = timers;
         this.traces = traces;
+        this.traced = traced;
     }
 
     @Override
@@ -67,26 +70,30 @@ final class FastHitHandler implements HttpHandler {
             return delegate.handle(request, response);
         }
         TraceDecisions decisions = traces;
-        if (decisions == null) {
-            return answer(request, response, delegate);
+        TracedRequests observations = traced;
+        if (decisions == null || observations == null) {
+            return answer(request, response, delegate, timers);
         }
         // Decided before the lookup, so that a traced request's lookup is in its trace;
-        // kept only for a request that Spring's handler observes.
+        // kept while a server observation may be made for the request.
         TraceDecisions.Decision decided = decisions.decide(request);
         if (decided.traced()) {
-            return decisions.keeping(request, decided, () -> delegate.handle(request, response));
+            return decisions.keeping(request, decided,
+                    () -> observations.observe(request, response, onward -> answer(request, response, onward, null)));
         }
         return answer(request, response, (onwardRequest, onwardResponse) -> decisions.keeping(onwardRequest, decided,
-                () -> delegate.handle(onwardRequest, onwardResponse)));
+                () -> delegate.handle(onwardRequest, onwardResponse)), timers);
     }
 
-    // onward: Spring's handler, for what is not answered here.
-    private Mono<Void> answer(ServerHttpRequest request, ServerHttpResponse response, HttpHandler onward) {
+    // onward: Spring's handler, for what is not answered here; timed: what times an
+    // answered hit, where it has no server observation.
+    private Mono<Void> answer(ServerHttpRequest request, ServerHttpResponse response, HttpHandler onward,
+            @Nullable ServerRequestTimers timed) {
         @Nullable AdmissionLimitFilter door = doors.admission();
         if (door != null && !door.tryHold(request)) {
             return onward.handle(request, response);
         }
-        Permit permit = door != null ? new Permit(door) : Permit.NONE;
+        AdmissionPermit permit = door != null ? new AdmissionPermit(door) : AdmissionPermit.NONE;
         long startedAt = System.nanoTime();
         ServerWebExchange exchange = exchanges.apply(request, response);
         doors.weigh(exchange);
@@ -101,7 +108,7 @@ final class FastHitHandler implements HttpHandler {
             Http10KeepAliveFilter.markKeepAlive(request, response);
         }
         return matched.cache()
-            .answerFresh(exchange, matched.routeId(), answer -> answered(request, response, answer, startedAt),
+            .answerFresh(exchange, matched.routeId(), answer -> answered(request, response, answer, timed, startedAt),
                     early -> handOver(request, response, early, permit, onward))
             .doFinally(signal -> permit.release());
     }
@@ -109,10 +116,10 @@ final class FastHitHandler implements HttpHandler {
     // As Spring's HttpWebHandlerAdapter ends a request: timed once answered, a failure
     // turned into a 500 while nothing is sent, and the response completed.
     private Mono<Void> answered(ServerHttpRequest request, ServerHttpResponse response, Mono<Void> answer,
-            long startedAt) {
+            @Nullable ServerRequestTimers timed, long startedAt) {
         return answer.doOnSuccess(done -> {
-            if (timers != null) {
-                timers.record(request, response, startedAt);
+            if (timed != null) {
+                timed.record(request, response, startedAt);
             }
         })
             .onErrorResume(
@@ -121,7 +128,7 @@ final class FastHitHandler implements HttpHandler {
     }
 
     private Mono<Void> handOver(ServerHttpRequest request, ServerHttpResponse response, @Nullable EarlyLookup early,
-            Permit permit, HttpHandler onward) {
+            AdmissionPermit permit, HttpHandler onward) {
         // The request passes the admission limit's WebFilter next, which holds a permit
         // of its own.
         permit.release();
@@ -130,28 +137,6 @@ final class FastHitHandler implements HttpHandler {
         }
         handedOver.hold(request, early);
         return onward.handle(request, response).doFinally(signal -> handedOver.release(request));
-    }
-
-    /**
-     * The admission limit's permit for one request, given back once: on hand-over, or
-     * when the answer ends, or is cancelled while the lookup is still out.
-     */
-    private static final class Permit extends AtomicBoolean {
-
-        static final Permit NONE = new Permit(null);
-
-        private final @Nullable AdmissionLimitFilter door;
-
-        Permit(@Nullable AdmissionLimitFilter door) {
-            this.door = door;
-        }
-
-        void release() {
-            if (door != null && compareAndSet(false, true)) {
-                door.release();
-            }
-        }
-
     }
 
 }

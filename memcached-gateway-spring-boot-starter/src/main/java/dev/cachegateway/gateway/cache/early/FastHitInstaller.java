@@ -29,8 +29,8 @@ import org.springframework.web.server.adapter.WebHttpHandlerBuilder;
  * (not the management port's), with no forwarded headers applied to requests, and its
  * server observation must do nothing that a timer does not for the requests answered
  * below it: no handler but meters, save tracing handlers that see traced requests alone
- * ({@link TraceDecisions}, which then sends those to Spring's handler), and the default
- * convention. Otherwise it says why and leaves the handler as it is.
+ * ({@link TraceDecisions}: those then get their observation from {@link TracedRequests}),
+ * and the default convention. Otherwise it says why and leaves the handler as it is.
  */
 public final class FastHitInstaller implements WebHttpHandlerBuilderCustomizer {
 
@@ -78,10 +78,11 @@ public final class FastHitInstaller implements WebHttpHandlerBuilderCustomizer {
         @Nullable ServerRequestTimers timers = adapter.getObservationRegistry().isNoop() ? null
                 : new ServerRequestTimers(context.getBean(MeterRegistry.class), convention,
                         beans(ObservationPredicate.class), beans(ObservationFilter.class));
+        boolean gated = gated(adapter);
         return new FastHitHandler(adapter,
                 (request, response) -> new DefaultServerWebExchange(request, response, adapter.getSessionManager(),
                         adapter.getCodecConfigurer(), adapter.getLocaleContextResolver()),
-                routes, handedOver, doors, timers, gated(adapter) ? traces : null);
+                routes, handedOver, doors, timers, gated ? traces : null, gated ? new TracedRequests(adapter) : null);
     }
 
     // Why a timer would not do what Spring's server observation does, if it would not.
