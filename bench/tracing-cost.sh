@@ -112,6 +112,8 @@ for side in ("on", "lean"):
     print(f"tracing {side} (10% sampled) against off, {sys.argv[2]} rounds: {statistics.median(ratios):.3f}"
           f" (median of the rounds' {', '.join(f'{x:.3f}' for x in ratios)}; whole runs {whole:.3f})")
 for side in ("off", "on", "lean"):
+    ratios = [gateway[r, side] / gateway[r, "off"] for r in rounds]
     print(f"tracing {side}: gateway CPU {statistics.median(gateway[r, side] for r in rounds):.1f} µs/hit, sink CPU "
-          f"{statistics.median(sink[r, side] for r in rounds):.1f} µs/hit (medians)")
+          f"{statistics.median(sink[r, side] for r in rounds):.1f} µs/hit (medians); the gateway's CPU per hit "
+          f"against off: {statistics.median(ratios):.3f} (median of the rounds' {', '.join(f'{x:.3f}' for x in ratios)})")
 EOF
