@@ -63,7 +63,9 @@ final class TracedRequests {
     Mono<Void> observe(ServerHttpRequest request, ServerHttpResponse response,
             Function<HttpHandler, Mono<Void>> handling) {
         TracedRequest traced = new TracedRequest(request, response, registry, convention);
-        return handling.apply(unobserved)
+        // Deferred, so that a handling that throws as it is put together ends the
+        // observation it started with its error, rather than leaving it running.
+        return Mono.defer(() -> handling.apply(unobserved))
             .doOnSuccess(done -> traced.complete())
             .doOnError(traced::fail)
             .doOnCancel(traced::cancel)
