@@ -84,10 +84,10 @@ for round in $(seq "$ROUNDS"); do
         wrk -t1 -c50 -d"${ROUND_SECONDS}s" "http://127.0.0.1:${port[$side]}$path" >"$work/wrk-$side.txt"
         gateway_cpu=$(($(cpu_of "${pid[$side]}") - gateway_cpu)) sink_cpu=$(($(cpu_of "$sink_pid") - sink_cpu))
         [ -z "$(wrk_field "$work/wrk-$side.txt" non-2xx)" ] || fail "non-2xx answers with tracing $side"
-        awk -v round="$round" -v side="$side" -v gateway="$gateway_cpu" -v sink="$sink_cpu" '/ requests in / { n = $1 }
-            /^Requests\/sec/ { rate = $2 } END { printf "round %d, tracing %s: %d req/s, gateway CPU %.1f µs/hit, " \
-            "sink CPU %.1f µs/hit\n", round, side, rate, gateway / n, sink / n }' "$work/wrk-$side.txt" |
-            tee -a "$work/rounds.txt"
+        awk -v round="$round" -v side="$side" -v rate="$(wrk_field "$work/wrk-$side.txt" rate)" \
+            -v requests="$(wrk_field "$work/wrk-$side.txt" requests)" -v gateway="$gateway_cpu" -v sink="$sink_cpu" \
+            'BEGIN { printf "round %d, tracing %s: %d req/s, gateway CPU %.1f µs/hit, sink CPU %.1f µs/hit\n",
+                round, side, rate, gateway / requests, sink / requests }' | tee -a "$work/rounds.txt"
     done
     reverse order
 done

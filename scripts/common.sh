@@ -179,11 +179,12 @@ start_memcached() {
     done
 }
 
-# wrk_field FILE requests|non-2xx|socket-errors|p50|p99: one figure of a `wrk --latency` output as wrk prints it,
-# empty when wrk has no line for it (it prints none for zero non-2xx answers or socket errors).
+# wrk_field FILE requests|rate|non-2xx|socket-errors|p50|p99: one figure of a `wrk --latency` output as wrk prints
+# it, empty when wrk has no line for it (it prints none for zero non-2xx answers or socket errors).
 wrk_field() {
     case $2 in
         requests) awk '/ requests in / { print $1; exit }' "$1" ;;
+        rate) awk '/^Requests\/sec:/ { print $2; exit }' "$1" ;;
         non-2xx) awk '/Non-2xx or 3xx responses/ { print $NF }' "$1" ;;
         socket-errors) sed -n 's/.*Socket errors: //p' "$1" ;;
         p50 | p99) awk -v p="${2#p}%" '$1 == p { print $2 }' "$1" ;;
