@@ -1,7 +1,10 @@
 package dev.cachegateway.gateway.memcached.operation;
 
+import static org.awaitility.Awaitility.await;
+
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -16,7 +19,9 @@ import net.spy.memcached.internal.GetFuture;
 import net.spy.memcached.internal.OperationCompletionListener;
 import net.spy.memcached.internal.OperationFuture;
 import net.spy.memcached.ops.CancelledOperationStatus;
+import net.spy.memcached.ops.DeleteOperation;
 import net.spy.memcached.ops.GetOperation;
+import net.spy.memcached.ops.Operation;
 import net.spy.memcached.ops.OperationStatus;
 import net.spy.memcached.ops.StatusCode;
 import net.spy.memcached.protocol.ProxyCallback;
@@ -123,6 +128,60 @@ class FutureBridgeTests {
     }
 
     @Test
+    void failsAGetThatSpymemcachedTimedOutUnwrittenAsTheGatewaysDelay() {
+        // spymemcached times out an operation that waited its whole operation timeout in
+        // the gateway's queue: after a pause of the whole gateway, it can do so before
+        // the deadline has judged. memcached never saw the get, so it is not to blame.
+        Get get = new Get();
+        Mono<CachedItem> lookup = bridge.get(Reader.UNKNOWN, () -> get.future);
+
+        get.timeOutUnwritten();
+
+        StepVerifier.create(lookup).expectError(GatewayDelayException.class).verify(VERIFY);
+    }
+
+    @Test
+    void failsAGetWhoseMultiGetSpymemcachedTimedOutUnwrittenAsTheGatewaysDelay() {
+        Get get = new Get();
+        Mono<CachedItem> lookup = bridge.get(Reader.UNKNOWN, () -> get.future);
+
+        get.timeOutUnwrittenInAMultiGet();
+
+        StepVerifier.create(lookup).expectError(GatewayDelayException.class).verify(VERIFY);
+    }
+
+    @Test
+    void failsAnOperationThatSpymemcachedTimedOutUnwrittenAsTheGatewaysDelay() {
+        CountDownLatch latch = new CountDownLatch(1);
+        OperationFuture<Boolean> future = new OperationFuture<>(KEY, latch, TIMEOUT.toMillis(),
+                ImmediateEventExecutor.INSTANCE);
+        // As spymemcached's asyncDelete sets it up.
+        Operation delete = new AsciiOperationFactory().delete(KEY, new DeleteOperation.Callback() {
+
+            @Override
+            public void gotData(long cas) {
+            }
+
+            @Override
+            public void receivedStatus(OperationStatus status) {
+                future.set(status.isSuccess(), status);
+            }
+
+            @Override
+            public void complete() {
+                latch.countDown();
+                future.signalComplete();
+            }
+        });
+        future.setOperation(delete);
+        Mono<Boolean> deleted = bridge.operation(Reader.UNKNOWN, () -> future);
+
+        timeOutUnwritten(delete);
+
+        StepVerifier.create(deleted).expectError(GatewayDelayException.class).verify(VERIFY);
+    }
+
+    @Test
     void failsAnOperationWhoseGetThrowsACancellationException() {
         CancellationException cancelled = new CancellationException("cancelled");
 
@@ -204,6 +263,15 @@ class FutureBridgeTests {
         };
     }
 
+    /**
+     * What spymemcached's I/O thread does to an operation that is still in its write
+     * queue past the operation timeout, here 0: ends it with a timed-out status,
+     * unwritten.
+     */
+    private static void timeOutUnwritten(Operation operation) {
+        await("the operation is older than 0 ms").atMost(VERIFY).until(() -> operation.isTimedOut(0));
+    }
+
     private static class HandMade extends OperationFuture<Boolean> {
 
         HandMade() {
@@ -274,6 +342,15 @@ class FutureBridgeTests {
         void end(OperationStatus status) {
             multiGet.receivedStatus(status);
             multiGet.complete();
+        }
+
+        void timeOutUnwritten() {
+            FutureBridgeTests.timeOutUnwritten(operation);
+        }
+
+        // The multi-get that spymemcached merged the get into is timed out, not the get.
+        void timeOutUnwrittenInAMultiGet() {
+            FutureBridgeTests.timeOutUnwritten(new AsciiOperationFactory().get(List.of(KEY), multiGet));
         }
 
     }

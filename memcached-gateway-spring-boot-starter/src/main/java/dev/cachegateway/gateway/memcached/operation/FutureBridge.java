@@ -1,6 +1,5 @@
 package dev.cachegateway.gateway.memcached.operation;
 
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Future;
 import java.util.function.Consumer;
@@ -11,11 +10,7 @@ import dev.cachegateway.gateway.memcached.operation.DeadlineJudge.Stalls;
 import dev.cachegateway.gateway.memcached.operation.OperationDeadlines.Deadline;
 import net.spy.memcached.internal.GetFuture;
 import net.spy.memcached.internal.OperationFuture;
-import net.spy.memcached.ops.OperationStatus;
-import net.spy.memcached.ops.StatusCode;
-import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
-import reactor.core.publisher.MonoSink;
 
 /**
  * spymemcached's futures as {@link Mono}s, the one bridge between them. A future is
@@ -71,6 +66,7 @@ public final class FutureBridge {
 
     private <T> Mono<T> bridge(Reader reader, Supplier<Started<T>> start) {
         return Mono.create(sink -> {
+            long startNanos = System.nanoTime();
             Executor caller = completions.ofCaller();
             Started<T> started = start.get();
             Future<T> future = started.future();
@@ -108,59 +104,12 @@ public final class FutureBridge {
                 }
             });
             started.whenDone().accept(() -> {
-                if (!future.isCancelled()) {
+                if (!future.isCancelled() && !FutureOutcome.timedOutUnsent(future)) {
                     lastAnswerAt = System.nanoTime();
                 }
-                caller.execute(() -> complete(sink, future));
+                caller.execute(() -> FutureOutcome.deliver(sink, future, startNanos));
             });
         });
-    }
-
-    // Runs once the future is done, so get() returns at once; it only unwraps the
-    // outcome. Whatever it meets ends the sink at once: its deadline, having seen the
-    // operation answered, would end it only well past the timeout.
-    private static <T> void complete(MonoSink<T> sink, Future<T> done) {
-        if (done.isCancelled()) {
-            // By spymemcached, which cancels what waits on a connection it lost or is
-            // sent to a server that is down.
-            sink.error(new FailedOperationException("cancelled: its connection was lost or its server is down"));
-            return;
-        }
-        try {
-            T value = done.get();
-            Exception failure = value == null && done instanceof GetFuture<T> get ? failureOfEmpty(get.getStatus())
-                    : null;
-            if (failure != null) {
-                sink.error(failure);
-            }
-            else {
-                sink.success(value);
-            }
-        }
-        catch (ExecutionException ex) {
-            sink.error(ex.getCause() != null ? ex.getCause() : ex);
-        }
-        catch (InterruptedException ex) {
-            Thread.currentThread().interrupt();
-            sink.error(ex);
-        }
-        catch (Throwable ex) {
-            // A CancellationException, or whatever else a future's get() may throw
-            // besides what it declares.
-            sink.error(ex);
-        }
-    }
-
-    // spymemcached ends a get that it merged into a multi-get as it ends a miss when the
-    // multi-get fails or is cancelled: with no value, and the get itself neither failed
-    // nor cancelled. Only the status tells them apart. memcached's miss is NOT_FOUND, or
-    // a success where the get shared a multi-get that found other keys (any multi-get,
-    // over the binary protocol).
-    private static @Nullable Exception failureOfEmpty(@Nullable OperationStatus status) {
-        if (status != null && (status.isSuccess() || status.getStatusCode() == StatusCode.ERR_NOT_FOUND)) {
-            return null;
-        }
-        return new FailedOperationException(status != null ? status.getMessage() : "no status");
     }
 
 }

@@ -89,7 +89,9 @@ public final class PoolConnectionFactory extends DefaultConnectionFactory {
     // spymemcached drops an operation that waited this long in its queue, unwritten, as
     // timed out: memcached's failure to the caller, although memcached never saw it. The
     // deadlines judge whose time ran out (see OperationDeadlines); by the longest wait
-    // they allow, the caller has gone and what is left is only dropped.
+    // they allow, the caller has gone and what is left is only dropped. Only a pause of
+    // the whole gateway can let both run out at once, and then spymemcached's timeout
+    // fails the caller as the gateway's delay (FutureOutcome).
     @Override
     public long getOperationTimeout() {
         return properties.getOperationTimeout().plus(properties.getMaxGatewayDelay()).toMillis();
