@@ -10,7 +10,6 @@ import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 
 import org.springframework.http.HttpMethod;
-import org.springframework.http.HttpStatus;
 import org.springframework.http.server.reactive.HttpHandler;
 import org.springframework.http.server.reactive.ServerHttpRequest;
 import org.springframework.http.server.reactive.ServerHttpResponse;
@@ -113,18 +112,13 @@ final class FastHitHandler implements HttpHandler {
             .doFinally(signal -> permit.release());
     }
 
-    // As Spring's HttpWebHandlerAdapter ends a request: timed once answered, a failure
-    // turned into a 500 while nothing is sent, and the response completed.
     private Mono<Void> answered(ServerHttpRequest request, ServerHttpResponse response, Mono<Void> answer,
             @Nullable ServerRequestTimers timed, long startedAt) {
-        return answer.doOnSuccess(done -> {
+        return HitEnding.of(request, response, answer, () -> {
             if (timed != null) {
                 timed.record(request, response, startedAt);
             }
-        })
-            .onErrorResume(
-                    ex -> response.setStatusCode(HttpStatus.INTERNAL_SERVER_ERROR) ? Mono.empty() : Mono.error(ex))
-            .then(Mono.defer(response::setComplete));
+        });
     }
 
     private Mono<Void> handOver(ServerHttpRequest request, ServerHttpResponse response, @Nullable EarlyLookup early,
