@@ -44,21 +44,25 @@ final class FastHitHandler implements HttpHandler {
 
     private final @Nullable ServerRequestTimers timers;
 
-    private final @Nullable TraceDecisions traces;
+    private final @Nullable Tracing tracing;
 
-    private final @Nullable TracedRequests traced;
+    /**
+     * Where requests are traced: how each is decided, and the observations of those that
+     * are.
+     */
+    record Tracing(TraceDecisions decisions, TracedRequests observations) {
+    }
 
     FastHitHandler(HttpHandler delegate, BiFunction<ServerHttpRequest, ServerHttpResponse, ServerWebExchange> exchanges,
             EarlyRoutes routes, HandedOverLookups handedOver, FastHitDoors doors, @Nullable ServerRequestTimers timers,
-            @Nullable TraceDecisions traces, @Nullable TracedRequests traced) {
+            @Nullable Tracing tracing) {
         this.delegate = delegate;
         this.exchanges = exchanges;
         this.routes = routes;
         this.handedOver = handedOver;
         this.doors = doors;
         this.timers = timers;
-        this.traces = traces;
-        this.traced = traced;
+        this.tracing = tracing;
     }
 
     @Override
@@ -68,11 +72,12 @@ final class FastHitHandler implements HttpHandler {
         if (!HttpMethod.GET.equals(method) && !HttpMethod.HEAD.equals(method)) {
             return delegate.handle(request, response);
         }
-        TraceDecisions decisions = traces;
-        TracedRequests observations = traced;
-        if (decisions == null || observations == null) {
+        Tracing traced = tracing;
+        if (traced == null) {
             return answer(request, response, delegate, timers);
         }
+        TraceDecisions decisions = traced.decisions();
+        TracedRequests observations = traced.observations();
         // Decided before the lookup, so that a traced request's lookup is in its trace;
         // kept while a server observation may be made for the request.
         TraceDecisions.Decision decided = decisions.decide(request);

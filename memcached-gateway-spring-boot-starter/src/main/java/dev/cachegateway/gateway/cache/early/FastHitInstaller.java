@@ -78,11 +78,13 @@ public final class FastHitInstaller implements WebHttpHandlerBuilderCustomizer {
         @Nullable ServerRequestTimers timers = adapter.getObservationRegistry().isNoop() ? null
                 : new ServerRequestTimers(context.getBean(MeterRegistry.class), convention,
                         beans(ObservationPredicate.class), beans(ObservationFilter.class));
-        boolean gated = gated(adapter);
+        @Nullable TraceDecisions decisions = traces;
+        FastHitHandler.@Nullable Tracing tracing = decisions != null && gated(adapter)
+                ? new FastHitHandler.Tracing(decisions, new TracedRequests(adapter)) : null;
         return new FastHitHandler(adapter,
                 (request, response) -> new DefaultServerWebExchange(request, response, adapter.getSessionManager(),
                         adapter.getCodecConfigurer(), adapter.getLocaleContextResolver()),
-                routes, handedOver, doors, timers, gated ? traces : null, gated ? new TracedRequests(adapter) : null);
+                routes, handedOver, doors, timers, tracing);
     }
 
     // Why a timer would not do what Spring's server observation does, if it would not.
