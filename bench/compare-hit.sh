@@ -70,9 +70,9 @@ for round in $(seq "$rounds"); do
         wrk -t"$threads" -c"$connections" -d"${round_seconds}s" "${url[$name]}" >"$work/wrk.txt"
         spent=$(($(cpu_of "${pid[$name]}") - before))
         [ -z "$(wrk_field "$work/wrk.txt" non-2xx)" ] || fail "non-2xx answers on $name"
-        awk -v round="$round" -v name="$name" -v cpu="$spent" '/ requests in / { n = $1 }
-            /^Requests\/sec/ { rate = $2 } END { printf "| %d | %s | %.0f | %.1f |\n", round, name, rate, cpu / n }' \
-            "$work/wrk.txt" | tee -a "$work/rounds.md"
+        awk -v round="$round" -v name="$name" -v cpu="$spent" -v rate="$(wrk_field "$work/wrk.txt" rate)" \
+            -v requests="$(wrk_field "$work/wrk.txt" requests)" \
+            'BEGIN { printf "| %d | %s | %.0f | %.1f |\n", round, name, rate, cpu / requests }' | tee -a "$work/rounds.md"
     done
     reverse order
 done
