@@ -135,7 +135,7 @@ gateway_cpu() {
             awk "/^usage_usec/ { print \$2 }" /sys/fs/cgroup/cpu.stat
         else echo $(($(cat /sys/fs/cgroup/cpuacct/cpuacct.usage) / 1000)); fi'
     else
-        awk -v hz="$(getconf CLK_TCK)" '{ printf "%d\n", ($14 + $15) * 1000000 / hz }' "/proc/$gateway_pid/stat"
+        cpu_of "$gateway_pid"
     fi
 }
 
@@ -214,7 +214,8 @@ run() {
     timeouts=$(sed -n 's/.*Socket errors:.*timeout \([0-9]*\).*/\1/p' "$out")
     if [ "$target" = gateway ]; then
         cpu=$(($(gateway_cpu) - cpu))
-        per_request=$(awk -v cpu="$cpu" '/ requests in / { printf "%.0f", cpu / $1 }' "$out")
+        per_request=$(awk -v cpu="$cpu" -v requests="$(wrk_field "$out" requests)" \
+            'BEGIN { printf "%.0f", cpu / requests }')
         errors=$(($(prometheus memcached_cache_lookups_total 'result="error"') - errors))
         delayed=$(($(prometheus memcached_operations_delayed_total) - delayed))
         shed=$(($(prometheus gateway_overload_rejected_total) - shed))
@@ -222,7 +223,7 @@ run() {
         full=$(($(full_gcs) - full))
     fi
     printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$target" "$conns" \
-        "$(awk '/^Requests\/sec:/ { printf "%.0f", $2 }' "$out")" "$per_request" "$(wrk_field "$out" p99)" "${timeouts:-0}" \
+        "$(printf '%.0f' "$(wrk_field "$out" rate)")" "$per_request" "$(wrk_field "$out" p99)" "${timeouts:-0}" \
         "$(wrk_field "$out" non-2xx | grep . || echo 0)" \
         "$([ "$target" = gateway ] && echo "$errors" || echo -)" "$([ "$target" = gateway ] && echo "$trans" || echo -)" \
         "$([ "$target" = gateway ] && echo "$delayed" || echo -)" "$([ "$target" = gateway ] && echo "$shed" || echo -)" \
