@@ -81,9 +81,15 @@ order=("${sides[@]}")
 for round in $(seq "$ROUNDS"); do
     for side in "${order[@]}"; do
         gateway_cpu=$(cpu_of "${pid[$side]}") sink_cpu=$(cpu_of "$sink_pid")
+        cpu_by_thread "${pid[$side]}" >"$work/threads-before.txt"
         wrk -t1 -c50 -d"${ROUND_SECONDS}s" "http://127.0.0.1:${port[$side]}$path" >"$work/wrk-$side.txt"
         gateway_cpu=$(($(cpu_of "${pid[$side]}") - gateway_cpu)) sink_cpu=$(($(cpu_of "$sink_pid") - sink_cpu))
         [ -z "$(wrk_field "$work/wrk-$side.txt" non-2xx)" ] || fail "non-2xx answers with tracing $side"
+        # Where the gateway's CPU went, by its threads' kind: "round side kind µs/hit" lines.
+        cpu_by_thread "${pid[$side]}" | awk -v round="$round" -v side="$side" \
+            -v requests="$(wrk_field "$work/wrk-$side.txt" requests)" \
+            'NR == FNR { before[$1] = $2; next } { printf "%s %s %s %.2f\n", round, side, $1, ($2 - before[$1]) / requests }' \
+            "$work/threads-before.txt" - >>"$work/threads.txt"
         awk -v round="$round" -v side="$side" -v rate="$(wrk_field "$work/wrk-$side.txt" rate)" \
             -v requests="$(wrk_field "$work/wrk-$side.txt" requests)" -v gateway="$gateway_cpu" -v sink="$sink_cpu" \
             'BEGIN { printf "round %d, tracing %s: %d req/s, gateway CPU %.1f µs/hit, sink CPU %.1f µs/hit\n",
@@ -98,8 +104,8 @@ log "the gateway with tracing exported $exports batches of spans"
 # the run; the median of those is the measure, the ratio of the whole runs' sums is printed beside it.
 # The CPU per hit of the gateway and of the sink (which stands for a collector, elsewhere in a deployment, but takes
 # its share of these 2 cores here) says how much of a side's loss is the gateway's own work.
-python3 - "$work/rounds.txt" "$ROUNDS" <<'EOF'
-import re, statistics, sys
+python3 - "$work/rounds.txt" "$ROUNDS" "$work/threads.txt" <<'EOF'
+import collections, re, statistics, sys
 rate, gateway, sink = {}, {}, {}
 for line in open(sys.argv[1]):
     round_, side, value, cpu, sink_cpu = re.match(
@@ -116,4 +122,19 @@ for side in ("off", "on", "lean"):
     print(f"tracing {side}: gateway CPU {statistics.median(gateway[r, side] for r in rounds):.1f} µs/hit, sink CPU "
           f"{statistics.median(sink[r, side] for r in rounds):.1f} µs/hit (medians); the gateway's CPU per hit "
           f"against off: {statistics.median(ratios):.3f} (median of the rounds' {', '.join(f'{x:.3f}' for x in ratios)})")
+# Which threads the extra CPU is on: the sampled requests' own work on the event loop, the span export, or the
+# collector and the compiler.
+threads = collections.defaultdict(list)
+for line in open(sys.argv[3]):
+    round_, side, kind, value = line.split()
+    threads[side, kind].append(float(value))
+kinds = sorted({kind for _, kind in threads}, key=lambda kind: -statistics.median(threads["on", kind] or [0]))
+for side in ("off", "on", "lean"):
+    parts = []
+    for kind in kinds:
+        value = statistics.median(threads[side, kind] or [0])
+        extra = "" if side == "off" else f" ({value - statistics.median(threads['off', kind] or [0]):+.1f})"
+        parts.append(f"{kind} {value:.1f}{extra}")
+    print(f"tracing {side}: gateway CPU µs/hit by thread (medians{'' if side == 'off' else '; against off'}): "
+          + ", ".join(parts))
 EOF

@@ -224,3 +224,25 @@ reverse() {
 
 # cpu_of PID: the CPU time the process has used so far (user and system), in microseconds.
 cpu_of() { awk -v hz="$(getconf CLK_TCK)" '{ printf "%d\n", ($14 + $15) * 1000000 / hz }' "/proc/$1/stat"; }
+
+# cpu_by_thread PID: the CPU time (user and system, in microseconds) the JVM's threads have used so far, summed by
+# what they do, one "kind microseconds" line each: event-loop (Reactor Netty's), memcached-io (spymemcached's I/O
+# thread), span-export (OpenTelemetry's batch processor and its OTLP HTTP client), gc, jit, other. Read with bash's
+# own `read`, so that a thread ending during the read is skipped rather than pairing one thread's name with another's
+# times.
+cpu_by_thread() {
+    local task name stat
+    for task in /proc/"$1"/task/*; do
+        if ! { read -r name 2>/dev/null <"$task/comm" && read -r stat 2>/dev/null <"$task/stat"; }; then
+            continue
+        fi
+        # The fields after "(name) ": a thread's name may hold spaces and parentheses.
+        printf '%s\t%s\n' "$name" "${stat##*) }"
+    done | awk -F'\t' -v hz="$(getconf CLK_TCK)" '
+        { split($2, field, " ")
+          kind = $1 ~ /^reactor-http-/ ? "event-loop" : $1 ~ /^Memcached IO/ ? "memcached-io" \
+              : $1 ~ /^(BatchSpanProcessor|okhttp|OkHttp|Okio)/ ? "span-export" \
+              : $1 ~ /^(GC Thread|G1 |VM Thread)/ ? "gc" : $1 ~ /^C[12] CompilerThre/ ? "jit" : "other"
+          cpu[kind] += (field[12] + field[13]) * 1000000 / hz }
+        END { for (kind in cpu) printf "%s %d\n", kind, cpu[kind] }'
+}
