@@ -215,7 +215,7 @@ run() {
     if [ "$target" = gateway ]; then
         cpu=$(($(gateway_cpu) - cpu))
         per_request=$(awk -v cpu="$cpu" -v requests="$(wrk_field "$out" requests)" \
-            'BEGIN { printf "%.0f", cpu / requests }')
+            'BEGIN { if (requests > 0) printf "%.0f", cpu / requests }')
         errors=$(($(prometheus memcached_cache_lookups_total 'result="error"') - errors))
         delayed=$(($(prometheus memcached_operations_delayed_total) - delayed))
         shed=$(($(prometheus gateway_overload_rejected_total) - shed))
@@ -223,7 +223,7 @@ run() {
         full=$(($(full_gcs) - full))
     fi
     printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$target" "$conns" \
-        "$(printf '%.0f' "$(wrk_field "$out" rate)")" "$per_request" "$(wrk_field "$out" p99)" "${timeouts:-0}" \
+        "$(awk -v rate="$(wrk_field "$out" rate)" 'BEGIN { if (rate != "") printf "%.0f", rate }')" "$per_request" "$(wrk_field "$out" p99)" "${timeouts:-0}" \
         "$(wrk_field "$out" non-2xx | grep . || echo 0)" \
         "$([ "$target" = gateway ] && echo "$errors" || echo -)" "$([ "$target" = gateway ] && echo "$trans" || echo -)" \
         "$([ "$target" = gateway ] && echo "$delayed" || echo -)" "$([ "$target" = gateway ] && echo "$shed" || echo -)" \
