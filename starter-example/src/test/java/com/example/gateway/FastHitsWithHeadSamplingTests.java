@@ -130,6 +130,23 @@ class FastHitsWithHeadSamplingTests {
     }
 
     @Test
+    void givesASampledHitsServerSpanWhatSpringsObservationGivesASampledMiss() throws Exception {
+        String missed = TestTraces.newTraceId();
+        assertThat(get("/yaml/traced-like/5", TestTraces.sampled(missed)).headers().firstValue("X-Cache"))
+            .hasValue("MISS");
+        stored("/yaml/traced-like/5");
+        String hit = TestTraces.newTraceId();
+        assertThat(get("/yaml/traced-like/5", TestTraces.sampled(hit)).headers().firstValue("X-Cache")).hasValue("HIT");
+
+        SpanData answered = serverSpan(hit);
+        SpanData observed = serverSpan(missed);
+        assertThat(answered.getName()).isEqualTo(observed.getName());
+        assertThat(answered.getAttributes().asMap()).isEqualTo(observed.getAttributes().asMap());
+        assertThat(answered.getStatus()).isEqualTo(observed.getStatus());
+        assertTimedOnceEach();
+    }
+
+    @Test
     void aMissThatComesSampledKeepsItsOneServerSpanThroughSpringsHandler() throws Exception {
         String trace = TestTraces.newTraceId();
 

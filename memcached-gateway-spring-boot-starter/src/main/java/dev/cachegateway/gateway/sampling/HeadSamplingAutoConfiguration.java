@@ -71,6 +71,12 @@ public class HeadSamplingAutoConfiguration {
         return new HeadSampler(tracing.getSampling().getProbability(), others);
     }
 
+    // Started before the request's observation is, if it gets one at all.
+    @Bean
+    DirectServerSpans directServerSpans(ObjectProvider<Propagator> propagator) {
+        return new DirectServerSpans(propagator);
+    }
+
     // Wraps Boot's tracing group as it is made, before the observation registry takes it;
     // the sampler is looked up when the group registers its handlers.
     @Bean

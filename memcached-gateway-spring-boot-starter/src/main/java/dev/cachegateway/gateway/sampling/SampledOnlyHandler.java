@@ -1,13 +1,17 @@
 package dev.cachegateway.gateway.sampling;
 
+import dev.cachegateway.gateway.cache.early.ServerSpans;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationHandler;
+import io.micrometer.tracing.handler.TracingObservationHandler;
 
 /**
  * One of Boot's tracing handlers, asked only about observations of requests that are
  * traced: for the others no span is made, opened in scope, given baggage or put in the
  * logs' MDC. The meter handlers are not wrapped, so that {@code http.server.requests} and
- * every other timer stay as they are.
+ * every other timer stay as they are. A request whose server span was started before its
+ * observation ({@link DirectServerSpans}) keeps that span: the handler goes on with it in
+ * place of one of its own.
  */
 final class SampledOnlyHandler implements ObservationHandler<Observation.Context> {
 
@@ -30,6 +34,13 @@ final class SampledOnlyHandler implements ObservationHandler<Observation.Context
 
     @Override
     public void onStart(Observation.Context context) {
+        // A request whose server span was started before its observation: the handler
+        // goes on with that span, which it names, tags and ends as its own.
+        if (context.get(ServerSpans.ServerSpan.class) instanceof DirectServerSpan started
+                && delegate instanceof TracingObservationHandler<Observation.Context> tracing) {
+            started.takenOnBy(tracing.getTracingContext(context));
+            return;
+        }
         if (sampler.decisionFor(context).drawn()) {
             ForcedRootSampler.whileDrawn(() -> delegate.onStart(context));
         }

@@ -8,6 +8,8 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationHandler;
 import io.micrometer.observation.ObservationRegistry;
@@ -99,6 +101,22 @@ class HitEndingTests {
         assertThat(aborted).containsExactly(true);
         assertThat(timed).hasValue(0);
         assertThat(output).doesNotContain("Broken pipe");
+    }
+
+    @Test
+    void marksAClientThatLeftOnTheSpanStartedAsItsRequestArrived() {
+        Arrival arrival = new Arrival(new UnendedSpan(), Timer.start(new SimpleMeterRegistry()));
+        response.setStatusCode(HttpStatus.OK);
+        Mono<Void> answer = response.setComplete().then(Mono.error(new IOException("Connection reset by peer")));
+
+        StepVerifier
+            .create(HitEnding.of(request, response, answer, timed::incrementAndGet)
+                .contextWrite(context -> context.put(Arrival.class, arrival)))
+            .expectComplete()
+            .verify(VERIFY);
+
+        assertThat(arrival.get()).isTrue();
+        assertThat(timed).hasValue(0);
     }
 
     private record AbortRecorder(List<Boolean> aborted) implements ObservationHandler<Observation.Context> {

@@ -5,7 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 
+import io.micrometer.core.instrument.MockClock;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
+import io.micrometer.core.instrument.simple.SimpleConfig;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationHandler;
 import io.micrometer.observation.ObservationRegistry;
@@ -83,6 +89,31 @@ class TracedRequestsTests {
         assertThat(observation.isNoop()).isFalse();
         assertThat(seen.get(1)).isSameAs(observation.getContext());
         assertThat(events).containsExactly("start", "stop 200");
+    }
+
+    @Test
+    void timesARequestThatArrivedBeforeItsObservationFromItsArrival() {
+        MockClock clock = new MockClock();
+        SimpleMeterRegistry meters = new SimpleMeterRegistry(SimpleConfig.DEFAULT, clock);
+        registry.observationConfig().observationHandler(new DefaultMeterObservationHandler(meters));
+        List<ServerSpans.ServerSpan> carried = new CopyOnWriteArrayList<>();
+        ServerSpans.ServerSpan span = new UnendedSpan();
+        Arrival arrival = new Arrival(span, Timer.start(meters));
+        // The lookup, made before the request was handed on.
+        clock.add(Duration.ofSeconds(5));
+
+        Mono<Void> observed = traced(exchange -> Mono.empty()).observe(request, response, arrival,
+                onward -> Mono.deferContextual(context -> {
+                    TracedRequest traced = context.get(TracedRequest.class);
+                    carried.add(traced.observation().getContext().getRequired(ServerSpans.ServerSpan.class));
+                    clock.add(Duration.ofSeconds(1));
+                    response.setStatusCode(HttpStatus.OK);
+                    return response.setComplete();
+                }));
+
+        StepVerifier.create(observed).expectComplete().verify(Duration.ofSeconds(5));
+        assertThat(carried).containsExactly(span);
+        assertThat(meters.get("http.server.requests").timer().totalTime(TimeUnit.SECONDS)).isEqualTo(6.0);
     }
 
     private TracedRequests traced(org.springframework.web.server.WebHandler handler) {

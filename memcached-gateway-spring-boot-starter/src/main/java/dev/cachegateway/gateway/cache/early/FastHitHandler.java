@@ -26,9 +26,8 @@ import org.springframework.web.server.ServerWebExchange;
  * the handler it wraps, exactly as without it, with the lookup already made handed over
  * ({@link HandedOverLookups}). Any other WebFilter, such as a security filter, never sees
  * a fresh hit, which is why this is opt-in. Where the application traces with head
- * sampling, a request is decided first ({@link TraceDecisions}): a traced one gets its
- * server observation here, before its lookup ({@link TracedRequests}), in place of the
- * timer, and is answered or handed on as any other.
+ * sampling, a request is decided first, and a traced one gets its server span before its
+ * lookup ({@link TracedHits}); it is then answered or handed on as any other.
  */
 final class FastHitHandler implements HttpHandler {
 
@@ -44,25 +43,18 @@ final class FastHitHandler implements HttpHandler {
 
     private final @Nullable ServerRequestTimers timers;
 
-    private final @Nullable Tracing tracing;
-
-    /**
-     * Where requests are traced: how each is decided, and the observations of those that
-     * are.
-     */
-    record Tracing(TraceDecisions decisions, TracedRequests observations) {
-    }
+    private final @Nullable TracedHits traced;
 
     FastHitHandler(HttpHandler delegate, BiFunction<ServerHttpRequest, ServerHttpResponse, ServerWebExchange> exchanges,
             EarlyRoutes routes, HandedOverLookups handedOver, FastHitDoors doors, @Nullable ServerRequestTimers timers,
-            @Nullable Tracing tracing) {
+            @Nullable TracedHits traced) {
         this.delegate = delegate;
         this.exchanges = exchanges;
         this.routes = routes;
         this.handedOver = handedOver;
         this.doors = doors;
         this.timers = timers;
-        this.tracing = tracing;
+        this.traced = traced;
     }
 
     @Override
@@ -72,21 +64,11 @@ final class FastHitHandler implements HttpHandler {
         if (!HttpMethod.GET.equals(method) && !HttpMethod.HEAD.equals(method)) {
             return delegate.handle(request, response);
         }
-        Tracing traced = tracing;
-        if (traced == null) {
+        TracedHits tracing = traced;
+        if (tracing == null) {
             return answer(request, response, delegate, timers);
         }
-        TraceDecisions decisions = traced.decisions();
-        TracedRequests observations = traced.observations();
-        // Decided before the lookup, so that a traced request's lookup is in its trace;
-        // kept while a server observation may be made for the request.
-        TraceDecisions.Decision decided = decisions.decide(request);
-        if (decided.traced()) {
-            return decisions.keeping(request, decided,
-                    () -> observations.observe(request, response, onward -> answer(request, response, onward, null)));
-        }
-        return answer(request, response, (onwardRequest, onwardResponse) -> decisions.keeping(onwardRequest, decided,
-                () -> delegate.handle(onwardRequest, onwardResponse)), timers);
+        return tracing.handle(request, response, delegate, this::answer);
     }
 
     // onward: Spring's handler, for what is not answered here; timed: what times an

@@ -29,8 +29,8 @@ import org.springframework.web.server.adapter.WebHttpHandlerBuilder;
  * (not the management port's), with no forwarded headers applied to requests, and its
  * server observation must do nothing that a timer does not for the requests answered
  * below it: no handler but meters, save tracing handlers that see traced requests alone
- * ({@link TraceDecisions}: those then get their observation from {@link TracedRequests}),
- * and the default convention. Otherwise it says why and leaves the handler as it is.
+ * ({@link TraceDecisions}: those are then traced by {@link TracedHits}), and the default
+ * convention. Otherwise it says why and leaves the handler as it is.
  */
 public final class FastHitInstaller implements WebHttpHandlerBuilderCustomizer {
 
@@ -79,8 +79,9 @@ public final class FastHitInstaller implements WebHttpHandlerBuilderCustomizer {
                 : new ServerRequestTimers(context.getBean(MeterRegistry.class), convention,
                         beans(ObservationPredicate.class), beans(ObservationFilter.class));
         @Nullable TraceDecisions decisions = traces;
-        FastHitHandler.@Nullable Tracing tracing = decisions != null && gated(adapter)
-                ? new FastHitHandler.Tracing(decisions, new TracedRequests(adapter)) : null;
+        @Nullable TracedHits tracing = decisions != null && timers != null && gated(adapter) ? new TracedHits(decisions,
+                new TracedRequests(adapter), context.getBeanProvider(ServerSpans.class).getIfAvailable(), timers)
+                : null;
         return new FastHitHandler(adapter,
                 (request, response) -> new DefaultServerWebExchange(request, response, adapter.getSessionManager(),
                         adapter.getCodecConfigurer(), adapter.getLocaleContextResolver()),

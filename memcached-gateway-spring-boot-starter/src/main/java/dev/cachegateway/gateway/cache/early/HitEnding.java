@@ -49,6 +49,10 @@ final class HitEnding {
                 if (traced != null) {
                     traced.unresolved(ex);
                 }
+                @Nullable Arrival arrival = context.getOrDefault(Arrival.class, null);
+                if (arrival != null) {
+                    arrival.clientLeft();
+                }
                 return Mono.empty();
             });
         }

@@ -79,6 +79,37 @@ final class ServerRequestTimers {
         timer.ifPresent(found -> found.record(System.nanoTime() - startedAt, TimeUnit.NANOSECONDS));
     }
 
+    /**
+     * A sample of the timer's clock, taken now, for a request that may get its server
+     * observation later than it arrived.
+     */
+    Timer.Sample sample() {
+        return Timer.start(meters);
+    }
+
+    /**
+     * The context that Spring's server observation of an answered request would have at
+     * its end: named and tagged by the convention, mapped by the filters.
+     */
+    Observation.Context observed(ServerHttpRequest request, ServerHttpResponse response, boolean aborted) {
+        ServerRequestObservationContext context = new ServerRequestObservationContext(request, response,
+                new HashMap<>());
+        context.setConnectionAborted(aborted);
+        context.setName(name);
+        return observed(context);
+    }
+
+    private Observation.Context observed(ServerRequestObservationContext context) {
+        context.setContextualName(convention.getContextualName(context));
+        context.addLowCardinalityKeyValues(convention.getLowCardinalityKeyValues(context));
+        context.addHighCardinalityKeyValues(convention.getHighCardinalityKeyValues(context));
+        Observation.Context mapped = context;
+        for (ObservationFilter filter : filters) {
+            mapped = filter.map(mapped);
+        }
+        return mapped;
+    }
+
     // Spring's observation, once: its context, named, tagged by the convention, tested by
     // the predicates and mapped by the filters, as the registry does for each request.
     private Optional<Timer> timer(ServerHttpRequest request, ServerHttpResponse response) {
@@ -90,11 +121,7 @@ final class ServerRequestTimers {
                 return Optional.empty();
             }
         }
-        context.addLowCardinalityKeyValues(convention.getLowCardinalityKeyValues(context));
-        Observation.Context mapped = context;
-        for (ObservationFilter filter : filters) {
-            mapped = filter.map(mapped);
-        }
+        Observation.Context mapped = observed(context);
         Timer.Builder timer = Timer.builder(name);
         for (KeyValue tag : mapped.getLowCardinalityKeyValues()) {
             timer.tag(tag.getKey(), tag.getValue());

@@ -9,11 +9,11 @@ import org.springframework.http.server.reactive.ServerHttpRequest;
 
 /**
  * Whether a request is traced, decided as it arrives, where the application traces with
- * head sampling: {@link FastHitHandler} makes a traced request's server observation
- * itself, whose spans a tracing handler makes, and times any other with a timer alone,
- * since that request's observation would do no more than time it. The decision holds for
- * the request's server observation: a second draw would trace a share of requests other
- * than the configured one.
+ * head sampling: {@link FastHitHandler} starts a traced request's server span itself
+ * ({@link TracedHits}), and times any other with a timer alone, since that request's
+ * observation would do no more than time it. The decision holds for the request's server
+ * observation: a second draw would trace a share of requests other than the configured
+ * one.
  */
 public interface TraceDecisions {
 

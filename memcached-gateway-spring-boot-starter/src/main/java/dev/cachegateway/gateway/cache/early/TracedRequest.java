@@ -4,6 +4,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import io.micrometer.core.instrument.Timer;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
@@ -42,12 +43,30 @@ final class TracedRequest extends AtomicBoolean {
     /** Starts the observation. */
     TracedRequest(ServerHttpRequest request, ServerHttpResponse response, ObservationRegistry registry,
             @Nullable ServerRequestObservationConvention convention) {
+        this(request, response, registry, convention, null);
+    }
+
+    /**
+     * Starts the observation of a request that arrived earlier, whose server span is
+     * {@code arrival}'s: the tracing handler takes that span on, and the request is timed
+     * from {@code arrival}'s sample, so that its timer counts what was done before this
+     * observation, the lookup.
+     */
+    TracedRequest(ServerHttpRequest request, ServerHttpResponse response, ObservationRegistry registry,
+            @Nullable ServerRequestObservationConvention convention, @Nullable Arrival arrival) {
         this.response = response;
         this.context = new ServerRequestObservationContext(request, response, new HashMap<>());
         this.attributes = context.getAttributes();
+        if (arrival != null) {
+            context.put(ServerSpans.ServerSpan.class, arrival.span());
+        }
         this.observation = ServerHttpObservationDocumentation.HTTP_REACTIVE_SERVER_REQUESTS
             .observation(convention, DEFAULT_CONVENTION, () -> context, registry)
             .start();
+        // Where Micrometer's meter handler keeps the sample it stops at the end.
+        if (arrival != null && context.containsKey(Timer.Sample.class)) {
+            context.put(Timer.Sample.class, arrival.sample());
+        }
     }
 
     Observation observation() {

@@ -19,13 +19,14 @@ import org.springframework.web.server.adapter.HttpWebHandlerAdapter;
 
 /**
  * The server observations of the traced requests that {@link FastHitHandler} takes, each
- * made as Spring's {@link HttpWebHandlerAdapter} makes it ({@link TracedRequest}) but
- * started before the lookup, so that the lookup is its child and a traced fresh hit is
- * answered below Spring's WebHandler as an untraced one is. A request that is not a fresh
- * hit goes on to Spring's WebHandler through an adapter of its own that observes nothing,
- * with the request's observation in the place of the one Spring's would make: in the
- * Reactor context, where the cache's spans and the backend call's find their parent, and
- * on the exchange.
+ * made as Spring's {@link HttpWebHandlerAdapter} makes it ({@link TracedRequest}):
+ * started before the lookup, so that the lookup is its child, or, for a request whose
+ * server span was started before its lookup ({@link TracedHits}), as it is handed on,
+ * taking that span and the time of its arrival on. A request that is not a fresh hit goes
+ * on to Spring's WebHandler through an adapter of its own that observes nothing, with the
+ * request's observation in the place of the one Spring's would make: in the Reactor
+ * context, where the cache's spans and the backend call's find their parent, and on the
+ * exchange.
  */
 final class TracedRequests {
 
@@ -62,7 +63,16 @@ final class TracedRequests {
      */
     Mono<Void> observe(ServerHttpRequest request, ServerHttpResponse response,
             Function<HttpHandler, Mono<Void>> handling) {
-        TracedRequest traced = new TracedRequest(request, response, registry, convention);
+        return observe(request, response, null, handling);
+    }
+
+    /**
+     * {@code handling} observed from now, for a request that arrived with its server span
+     * and timer sample {@code arrival}, if not null.
+     */
+    Mono<Void> observe(ServerHttpRequest request, ServerHttpResponse response, @Nullable Arrival arrival,
+            Function<HttpHandler, Mono<Void>> handling) {
+        TracedRequest traced = new TracedRequest(request, response, registry, convention, arrival);
         // Deferred, so that a handling that throws as it is put together ends the
         // observation it started with its error, rather than leaving it running.
         return Mono.defer(() -> handling.apply(unobserved))
