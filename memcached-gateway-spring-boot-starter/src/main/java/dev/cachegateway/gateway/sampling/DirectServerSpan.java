@@ -4,9 +4,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 
 import dev.cachegateway.gateway.cache.early.ServerSpans;
-import io.micrometer.common.KeyValue;
 import io.micrometer.observation.Observation;
 import io.micrometer.tracing.Span;
+import io.micrometer.tracing.Tracer;
+import io.micrometer.tracing.handler.TracingObservationHandler;
 import io.micrometer.tracing.handler.TracingObservationHandler.TracingContext;
 
 /**
@@ -15,6 +16,10 @@ import io.micrometer.tracing.handler.TracingObservationHandler.TracingContext;
  * ({@link SampledOnlyHandler}).
  */
 final class DirectServerSpan extends AtomicBoolean implements ServerSpans.ServerSpan {
+
+    // Micrometer Tracing's own way of tagging a span from its observation; its tracer
+    // is never asked for.
+    private static final TracingObservationHandler<Observation.Context> TAGS = () -> Tracer.NOOP;
 
     private final Span span;
 
@@ -39,21 +44,13 @@ final class DirectServerSpan extends AtomicBoolean implements ServerSpans.Server
         server.setSpan(span);
     }
 
-    // As Micrometer Tracing's handlers tag a span from its observation (tagSpan).
     @Override
     public void end(Supplier<Observation.Context> ended) {
         if (!compareAndSet(false, true)) {
             return;
         }
         Observation.Context observed = ended.get();
-        for (KeyValue value : observed.getAllKeyValues()) {
-            if (value.getKey().equalsIgnoreCase("ERROR")) {
-                span.error(new RuntimeException(value.getValue()));
-            }
-            else {
-                span.tag(value.getKey(), value.getValue());
-            }
-        }
+        TAGS.tagSpan(observed, span);
         Throwable error = observed.getError();
         if (error != null) {
             span.error(error);
