@@ -10,6 +10,7 @@ import dev.cachegateway.demo.support.CacheIntegrationTest;
 import dev.cachegateway.gateway.cache.trace.CacheSpans;
 import dev.cachegateway.demo.support.PurgeToken;
 import dev.cachegateway.demo.support.RunsAlone;
+import dev.cachegateway.demo.support.ThreadDump;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -195,15 +196,18 @@ class ManagementEndpointsTests extends CacheIntegrationTest {
         return Double.parseDouble(matcher.group(1));
     }
 
+    // A scrape once got no answer in 30 s in CI, after the test that pauses memcached,
+    // and never since in some 370 tries here: should it hang again, the report names the
+    // thread it waited on.
     private String scrapeBody() {
-        String body = management.get()
+        String body = ThreadDump.onFailure(() -> management.get()
             .uri("/actuator/prometheus")
             .exchange()
             .expectStatus()
             .isOk()
             .expectBody(String.class)
             .returnResult()
-            .getResponseBody();
+            .getResponseBody());
         assertThat(body).isNotNull();
         return body;
     }
