@@ -64,7 +64,7 @@ public final class AdmissionLimitFilter implements WebFilter, Ordered {
      * (health and probes): such a request is this filter's to handle.
      */
     public boolean tryHold(ServerHttpRequest request) {
-        return !isExempt(request.getPath().value()) && requests.tryAcquirePermission();
+        return !isExempt(request.getURI().getRawPath()) && requests.tryAcquirePermission();
     }
 
     /** Gives back a permit that {@link #tryHold} took. */
@@ -75,9 +75,12 @@ public final class AdmissionLimitFilter implements WebFilter, Ordered {
     // The management port shares this filter when it runs apart, and is told by its own
     // application context.
     private boolean isExempt(ServerWebExchange exchange) {
-        return exchange.getApplicationContext() != context || isExempt(exchange.getRequest().getPath().value());
+        return exchange.getApplicationContext() != context || isExempt(exchange.getRequest().getURI().getRawPath());
     }
 
+    // The URI's raw path, which a hit parses anyway for its key, is getPath()'s value
+    // without splitting it into segments, which only this would ask for on a hit
+    // answered below the WebHandler.
     private static boolean isExempt(String path) {
         return path.startsWith("/actuator/health") || path.equals("/livez") || path.equals("/readyz");
     }
