@@ -4,13 +4,14 @@
 # alternating rounds (A B C, then C B A, ...) so that the JIT's progress and the machine's load fall on every side
 # alike. Prints each round's requests/s and gateway CPU per hit, then each side's median and its ratio to the first.
 #
-#   flock /tmp/bench.lock bench/compare-hit.sh 'name|java flags|settings[|jar]' ...
+#   flock /tmp/bench.lock bench/compare-hit.sh 'name|java flags|settings[|jar[|path]]' ...
 #   e.g. bench/compare-hit.sh 'image|' 'unsafe|--sun-misc-unsafe-memory-access=allow|'
+#        bench/compare-hit.sh 'single||||/api/v1/comments/1' 'collection||||/api/v1/comments/users/1'
 #
 # Each side's java flags come after the image's (GATEWAY_JAVA_OPTS); settings are --key=value, split on blanks.
 # ROUNDS (6), ROUND_SECONDS (15), WARM_SECONDS (60), CONNECTIONS (50) and THREADS (1) shape the load; HIT_PATH
-# the path asked for, and X_CACHE the X-Cache its answers must carry (HIT; empty for the pass-through, e.g.
-# HIT_PATH=/api/v1/comments/1/no_cache X_CACHE=).
+# the path asked for where a side names none, and X_CACHE the X-Cache its answers must carry (HIT; empty for the
+# pass-through, e.g. HIT_PATH=/api/v1/comments/1/no_cache X_CACHE=).
 set -euo pipefail
 # shellcheck source=scripts/common.sh
 source "$(dirname "$0")/../scripts/common.sh"
@@ -26,7 +27,7 @@ image_jvm
 java=$GATEWAY_JAVA
 read -ra image_opts <<<"$GATEWAY_JAVA_OPTS"
 memcached_port=31021 comments_port=31022 first_port=31030
-[ $# -ge 1 ] || fail "usage: $0 'name|java flags|settings[|jar]' ..."
+[ $# -ge 1 ] || fail "usage: $0 'name|java flags|settings[|jar[|path]]' ..."
 
 need memcached memcached
 need wrk wrk
@@ -41,7 +42,7 @@ names=()
 declare -A pid url
 port=$first_port
 for side in "$@"; do
-    IFS='|' read -r name flags settings jar <<<"$side"
+    IFS='|' read -r name flags settings jar side_path <<<"$side"
     read -ra side_flags <<<"$flags"
     read -ra side_settings <<<"$settings"
     names+=("$name")
@@ -51,7 +52,7 @@ for side in "$@"; do
         --comments-service.uri="http://127.0.0.1:$comments_port" --memcached.servers="127.0.0.1:$memcached_port" \
         "${side_settings[@]}"
     pid[$name]=$spawned
-    url[$name]=http://127.0.0.1:$port$path
+    url[$name]=http://127.0.0.1:$port${side_path:-$path}
     port=$((port + 10))
 done
 for name in "${names[@]}"; do
@@ -80,7 +81,7 @@ for name in "${names[@]}"; do
     await_x_cache "${url[$name]}" "$x_cache" 5 || fail "$name no longer answers X-Cache: $x_cache"
 done
 echo
-echo "Medians over $rounds rounds of ${round_seconds}s, wrk -t$threads -c$connections on $path:"
+echo "Medians over $rounds rounds of ${round_seconds}s, wrk -t$threads -c$connections on each side's path:"
 python3 - "$work/rounds.md" "${names[@]}" <<'EOF'
 import statistics, sys
 rows = [line.strip('|\n').split('|') for line in open(sys.argv[1])]
