@@ -87,7 +87,7 @@ class HitEndingTests {
         List<Boolean> aborted = new CopyOnWriteArrayList<>();
         ObservationRegistry registry = ObservationRegistry.create();
         registry.observationConfig().observationHandler(new AbortRecorder(aborted));
-        TracedRequest traced = new TracedRequest(request, response, registry, null);
+        TracedRequest traced = new TracedRequest(request, response, registry, null, null);
         response.setStatusCode(HttpStatus.OK);
         Mono<Void> answer = response.setComplete().then(Mono.error(new IOException("Broken pipe")));
 

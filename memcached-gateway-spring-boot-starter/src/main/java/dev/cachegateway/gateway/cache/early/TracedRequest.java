@@ -40,17 +40,11 @@ final class TracedRequest extends AtomicBoolean {
     // notes an error it answered.
     private volatile Map<String, Object> attributes;
 
-    /** Starts the observation. */
-    TracedRequest(ServerHttpRequest request, ServerHttpResponse response, ObservationRegistry registry,
-            @Nullable ServerRequestObservationConvention convention) {
-        this(request, response, registry, convention, null);
-    }
-
     /**
-     * Starts the observation of a request that arrived earlier, whose server span is
-     * {@code arrival}'s: the tracing handler takes that span on, and the request is timed
-     * from {@code arrival}'s sample, so that its timer counts what was done before this
-     * observation, the lookup.
+     * Starts the observation; for a request that arrived earlier with its server span
+     * started, {@code arrival}: the tracing handler takes that span on, and the request
+     * is timed from {@code arrival}'s sample, so that its timer counts what was done
+     * before this observation, the lookup.
      */
     TracedRequest(ServerHttpRequest request, ServerHttpResponse response, ObservationRegistry registry,
             @Nullable ServerRequestObservationConvention convention, @Nullable Arrival arrival) {
