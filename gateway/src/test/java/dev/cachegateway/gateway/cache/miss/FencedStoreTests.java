@@ -21,6 +21,7 @@ import dev.cachegateway.gateway.cache.outcome.CacheMetrics;
 import dev.cachegateway.gateway.cache.policy.StoreDecision;
 import dev.cachegateway.gateway.cache.response.CapturedResponse;
 import dev.cachegateway.gateway.cache.tag.TagGenerations;
+import dev.cachegateway.gateway.cache.trace.CacheSpan;
 import dev.cachegateway.gateway.memcached.ReactiveMemcached;
 import dev.cachegateway.gateway.memcached.TestMemcached;
 import dev.cachegateway.demo.support.HoldingProxy;
@@ -34,7 +35,6 @@ import org.junit.jupiter.api.Test;
 import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.junit.jupiter.Container;
 import org.testcontainers.junit.jupiter.Testcontainers;
-import io.micrometer.observation.Observation;
 import reactor.core.publisher.Mono;
 
 import org.springframework.http.HttpHeaders;
@@ -93,7 +93,7 @@ class FencedStoreTests {
             public Mono<Boolean> storing() {
                 return Mono.delay(Duration.ofMillis(2200)).thenReturn(true);
             }
-        }, askedAt, List.of(), Observation.NOOP);
+        }, askedAt, List.of(), CacheSpan.NONE);
 
         // Asked in the same second as its Date: the Date tells none of its Age, so all 5
         // s are kept. Aged from the store instead, 2 s would be taken off, and every hit
@@ -121,7 +121,7 @@ class FencedStoreTests {
             network.hold();
             store.store("/a", answer(), new StoreDecision(null, 60, 0), fence,
                     new RecordedStore(new LoneFetch(locks, "/a"), events), System.currentTimeMillis(), List.of(),
-                    Observation.NOOP);
+                    CacheSpan.NONE);
             await().atMost(Duration.ofSeconds(5)).until(() -> network.held() > 0);
             MockServerWebExchange write = MockServerWebExchange.from(MockServerHttpRequest.put("/a"));
             writes.onSuccess(write, CacheKeyTemplate.parse("$uri"));
@@ -150,7 +150,7 @@ class FencedStoreTests {
 
         store.store("/a", answer(), new StoreDecision(null, 60, 0), fence,
                 new RecordedStore(new LoneFetch(locks, "/a"), events), System.currentTimeMillis(), List.of(),
-                Observation.NOOP);
+                CacheSpan.NONE);
 
         await().atMost(Duration.ofSeconds(5)).until(() -> !events.isEmpty());
         assertThat(events).containsExactly("stored");
@@ -178,7 +178,7 @@ class FencedStoreTests {
         alone.share(french, System.currentTimeMillis());
 
         store.store("/v", french, new StoreDecision(null, 60, 0), fence, alone, System.currentTimeMillis(), List.of(),
-                Observation.NOOP);
+                CacheSpan.NONE);
         await().pollDelay(Duration.ofMillis(300)).atMost(Duration.ofSeconds(1)).until(() -> true);
         assertThat(raw.get("/v")).as("stored while the other fetch holds the lock").isNull();
         raw.delete("/v" + LockKey.SUFFIX);
@@ -202,7 +202,7 @@ class FencedStoreTests {
 
         store.store("/a", answer(), new StoreDecision(null, 60, 0), fence,
                 new RecordedStore(new LoneFetch(locks, "/a"), events), System.currentTimeMillis(), List.of(),
-                Observation.NOOP);
+                CacheSpan.NONE);
 
         await().atMost(Duration.ofSeconds(5)).until(() -> !events.isEmpty());
         assertThat(raw.get("/a")).isNotNull();
@@ -226,7 +226,7 @@ class FencedStoreTests {
             LockHold hold = new LockHold(locks, "/a", locks.claim("/a").block(Duration.ofSeconds(5)));
 
             store.store("/a", answer(), new StoreDecision(null, 60, 0), fence, new HeldStore(hold, events),
-                    System.currentTimeMillis(), List.of(), Observation.NOOP);
+                    System.currentTimeMillis(), List.of(), CacheSpan.NONE);
 
             await().atMost(Duration.ofSeconds(5)).until(() -> !events.isEmpty());
             assertThat(events).containsExactly("not stored");

@@ -15,8 +15,8 @@ import dev.cachegateway.gateway.cache.policy.StoreDecision;
 import dev.cachegateway.gateway.cache.response.CapturedResponse;
 import dev.cachegateway.gateway.cache.tag.StampedAnswers;
 import dev.cachegateway.gateway.cache.tag.TagGenerations;
+import dev.cachegateway.gateway.cache.trace.CacheSpan;
 import dev.cachegateway.gateway.memcached.ReactiveMemcached;
-import io.micrometer.observation.Observation;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
@@ -70,11 +70,11 @@ final class FencedStore {
      * what came of it, and stopped.
      */
     void store(String key, CapturedResponse answer, StoreDecision decision, Fence fence, Waiters waiters, long askedAt,
-            List<String> tagNames, Observation span) {
+            List<String> tagNames, CacheSpan span) {
         Runnable begun = store.begin();
         Runnable ended = () -> {
             begun.run();
-            span.stop();
+            span.end();
         };
         whyNot(fence, waiters).flatMap(dropped -> dropped.isPresent() ? Mono.just(new Admission(dropped, answer))
                 : tags.stamp(answer, tagNames, format.storesTags(), fence.takenAt())
@@ -84,14 +84,14 @@ final class FencedStore {
                 Optional<Drop> dropped = admission.dropped();
                 CapturedResponse captured = admission.answer();
                 if (dropped.isPresent()) {
-                    span.lowCardinalityKeyValue("result", CacheMetrics.tag(dropped.get()));
+                    span.result(CacheMetrics.tag(dropped.get()));
                     metrics.dropped(dropped.get());
                     waiters.dropped();
                     ended.run();
                     return;
                 }
                 BiConsumer<List<String>, Boolean> written = (keys, taken) -> {
-                    span.lowCardinalityKeyValue("result", taken ? "stored" : "failed");
+                    span.result(taken ? "stored" : "failed");
                     if (taken) {
                         waiters.stored();
                     }

@@ -3,12 +3,10 @@ package dev.cachegateway.gateway.cache.trace;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
 import java.util.function.Function;
-import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 import dev.cachegateway.gateway.memcached.ReactiveMemcached;
 import io.micrometer.observation.Observation;
-import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.observation.contextpropagation.ObservationThreadLocalAccessor;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
@@ -24,9 +22,9 @@ import org.springframework.web.server.ServerWebExchange;
  * call is the gateway's own span, which sends the trace on in {@code traceparent}.
  * <p>
  * Off where the application does not trace, and for a request whose trace is not sampled:
- * no observation is made for it then, so that a hit pays for spans only when they are
- * exported. The spans go to the tracer alone, not to the application's observation
- * registry, which would time each in a meter too.
+ * no span is made for it then, so that a hit pays for spans only when they are exported.
+ * The spans go to the tracer alone, not through the application's observation registry,
+ * which would time each in a meter too.
  */
 public final class CacheSpans {
 
@@ -40,31 +38,24 @@ public final class CacheSpans {
 
     private static final String PARENT = CacheSpans.class.getName() + ".parent";
 
-    private static final CacheSpans OFF = new CacheSpans(null, null, parent -> false);
+    private static final CacheSpans OFF = new CacheSpans(null, null);
 
-    private final @Nullable ObservationRegistry registry;
+    private final @Nullable ChildSpans children;
 
     private final @Nullable ReactiveMemcached memcached;
 
-    private final Predicate<Observation> sampled;
-
-    private CacheSpans(@Nullable ObservationRegistry registry, @Nullable ReactiveMemcached memcached,
-            Predicate<Observation> sampled) {
-        this.registry = registry;
+    private CacheSpans(@Nullable ChildSpans children, @Nullable ReactiveMemcached memcached) {
+        this.children = children;
         this.memcached = memcached;
-        this.sampled = sampled;
     }
 
     public static CacheSpans off() {
         return OFF;
     }
 
-    /**
-     * Spans into {@code registry}, for requests whose own observation is {@code sampled}.
-     */
-    public static CacheSpans on(ObservationRegistry registry, ReactiveMemcached memcached,
-            Predicate<Observation> sampled) {
-        return new CacheSpans(registry, memcached, sampled);
+    /** Spans from {@code children}, for requests whose own span is sampled. */
+    static CacheSpans on(ChildSpans children, ReactiveMemcached memcached) {
+        return new CacheSpans(children, memcached);
     }
 
     /**
@@ -73,12 +64,13 @@ public final class CacheSpans {
      * Reactor context and finds its parent there.
      */
     public Mono<Void> around(ServerWebExchange exchange, Mono<Void> answer) {
-        if (registry == null) {
+        ChildSpans spans = children;
+        if (spans == null) {
             return answer;
         }
         return Mono.deferContextual(context -> {
             Observation current = context.getOrDefault(ObservationThreadLocalAccessor.KEY, null);
-            if (current != null && sampled.test(current)) {
+            if (current != null && spans.sampled(current)) {
                 exchange.getAttributes().put(PARENT, current);
             }
             return answer;
@@ -91,9 +83,9 @@ public final class CacheSpans {
      */
     public <T> Mono<T> observe(ServerWebExchange exchange, String name, String key, Mono<T> step,
             Function<? super T, String> result) {
-        return inSpan(exchange, name, key, step, (span, observed) -> observed
-            .doOnNext(value -> span.lowCardinalityKeyValue("result", result.apply(value))), span -> {
-            });
+        return inSpan(exchange, name, key, step,
+                (span, observed) -> observed.doOnNext(value -> span.result(result.apply(value))), span -> {
+                });
     }
 
     /**
@@ -102,15 +94,14 @@ public final class CacheSpans {
      */
     public Mono<Void> observeAnswer(ServerWebExchange exchange, String name, String key, Mono<Void> step,
             Supplier<String> result) {
-        return inSpan(exchange, name, key, step, (span, observed) -> observed,
-                span -> span.lowCardinalityKeyValue("result", result.get()));
+        return inSpan(exchange, name, key, step, (span, observed) -> observed, span -> span.result(result.get()));
     }
 
     // during: what tags the span as the step runs; atEnd: what tags it just before it
     // stops.
     private <T> Mono<T> inSpan(ServerWebExchange exchange, String name, String key, Mono<T> step,
-            BiFunction<Observation, Mono<T>, Mono<T>> during, Consumer<Observation> atEnd) {
-        if (registry == null) {
+            BiFunction<CacheSpan, Mono<T>, Mono<T>> during, Consumer<CacheSpan> atEnd) {
+        if (children == null) {
             return step;
         }
         // Asked as the step starts: the request's observation is noted as its answer
@@ -119,29 +110,24 @@ public final class CacheSpans {
             if (exchange.getAttribute(PARENT) == null) {
                 return step;
             }
-            Observation span = start(exchange, name, key);
+            CacheSpan span = start(exchange, name, key);
             return during.apply(span, step).doOnError(span::error).doFinally(signal -> {
                 atEnd.accept(span);
-                span.stop();
+                span.end();
             });
         });
     }
 
     /**
-     * A span started now, for a step that ends outside a Reactor chain; a no-op one when
-     * off. Its owner tags its result and stops it.
+     * A span started now, for a step that ends outside a Reactor chain;
+     * {@link CacheSpan#NONE} when off. Its owner says its result and ends it.
      */
-    public Observation start(ServerWebExchange exchange, String name, String key) {
+    public CacheSpan start(ServerWebExchange exchange, String name, String key) {
         Observation parent = exchange.getAttribute(PARENT);
-        if (registry == null || memcached == null || parent == null) {
-            return Observation.NOOP;
+        if (children == null || memcached == null || parent == null) {
+            return CacheSpan.NONE;
         }
-        return Observation.createNotStarted(name, registry)
-            .parentObservation(parent)
-            .lowCardinalityKeyValue("memcached.node", memcached.serverOf(key))
-            .lowCardinalityKeyValue("result", "none")
-            .highCardinalityKeyValue("memcached.key", key)
-            .start();
+        return children.start(parent, name, memcached.serverOf(key), key);
     }
 
 }

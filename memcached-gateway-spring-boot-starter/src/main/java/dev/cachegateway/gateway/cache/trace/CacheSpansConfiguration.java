@@ -1,9 +1,7 @@
 package dev.cachegateway.gateway.cache.trace;
 
 import dev.cachegateway.gateway.memcached.ReactiveMemcached;
-import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.tracing.Tracer;
-import io.micrometer.tracing.handler.DefaultTracingObservationHandler;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -30,8 +28,6 @@ public class CacheSpansConfiguration {
     @ConditionalOnClass(Tracer.class)
     static class WhereTracing {
 
-        // A registry of the cache's own, with the tracer alone: the application's would
-        // time every span in a meter too, which costs a hit more than the span.
         @Bean
         @ConditionalOnMissingBean
         CacheSpans cacheSpans(ObjectProvider<Tracer> tracers, ReactiveMemcached memcached) {
@@ -39,9 +35,7 @@ public class CacheSpansConfiguration {
             if (tracer == null || tracer == Tracer.NOOP) {
                 return CacheSpans.off();
             }
-            ObservationRegistry spans = ObservationRegistry.create();
-            spans.observationConfig().observationHandler(new DefaultTracingObservationHandler(tracer));
-            return CacheSpans.on(spans, memcached, new SampledParent());
+            return CacheSpans.on(new TracerSpans(tracer), memcached);
         }
 
     }
