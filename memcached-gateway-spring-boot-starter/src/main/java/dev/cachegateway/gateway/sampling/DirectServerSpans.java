@@ -8,6 +8,7 @@ import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.tracing.Span;
 import io.micrometer.tracing.handler.TracingObservationHandler.TracingContext;
 import io.micrometer.tracing.propagation.Propagator;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.http.server.reactive.ServerHttpRequest;
@@ -42,18 +43,21 @@ final class DirectServerSpans implements ServerSpans {
         .getFirst(name);
 
     // Boot makes it after this configuration is read.
-    private final ObjectProvider<Propagator> propagator;
+    private final ObjectProvider<Propagator> propagators;
 
-    DirectServerSpans(ObjectProvider<Propagator> propagator) {
-        this.propagator = propagator;
+    // Asked of the bean factory once: each ask resolves the dependency anew.
+    private volatile @Nullable Propagator propagator;
+
+    DirectServerSpans(ObjectProvider<Propagator> propagators) {
+        this.propagators = propagators;
     }
 
     @Override
     public ServerSpan start(ServerHttpRequest request, TraceDecisions.Decision decision) {
         HeadSampling sampling = (HeadSampling) decision;
         Span[] started = new Span[1];
-        Runnable start = () -> started[0] = propagator.getObject()
-            .extract(request, HEADERS)
+        Propagator extracting = propagator();
+        Runnable start = () -> started[0] = extracting.extract(request, HEADERS)
             .kind(Span.Kind.SERVER)
             .name(NAME)
             .start();
@@ -70,6 +74,15 @@ final class DirectServerSpans implements ServerSpans {
         context.put(TracingContext.class, tracing);
         context.put(HeadSampling.class, sampling);
         return new DirectServerSpan(span, Observation.createNotStarted(NAME, () -> context, STAND_INS));
+    }
+
+    private Propagator propagator() {
+        Propagator found = propagator;
+        if (found == null) {
+            found = propagators.getObject();
+            propagator = found;
+        }
+        return found;
     }
 
 }
