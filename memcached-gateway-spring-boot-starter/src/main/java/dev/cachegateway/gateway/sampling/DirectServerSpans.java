@@ -8,10 +8,10 @@ import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.tracing.Span;
 import io.micrometer.tracing.handler.TracingObservationHandler.TracingContext;
 import io.micrometer.tracing.propagation.Propagator;
-import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.http.server.reactive.ServerHttpRequest;
+import org.springframework.util.function.SingletonSupplier;
 
 /**
  * Server spans started as Boot's receiving tracing handler starts a request's: from the
@@ -42,21 +42,19 @@ final class DirectServerSpans implements ServerSpans {
     private static final Propagator.Getter<ServerHttpRequest> HEADERS = (request, name) -> request.getHeaders()
         .getFirst(name);
 
-    // Boot makes it after this configuration is read.
-    private final ObjectProvider<Propagator> propagators;
-
-    // Asked of the bean factory once: each ask resolves the dependency anew.
-    private volatile @Nullable Propagator propagator;
+    // Boot makes it after this configuration is read; asked of the bean factory once,
+    // since each ask resolves the dependency anew.
+    private final SingletonSupplier<Propagator> propagator;
 
     DirectServerSpans(ObjectProvider<Propagator> propagators) {
-        this.propagators = propagators;
+        this.propagator = SingletonSupplier.of(propagators::getObject);
     }
 
     @Override
     public ServerSpan start(ServerHttpRequest request, TraceDecisions.Decision decision) {
         HeadSampling sampling = (HeadSampling) decision;
         Span[] started = new Span[1];
-        Propagator extracting = propagator();
+        Propagator extracting = propagator.obtain();
         Runnable start = () -> started[0] = extracting.extract(request, HEADERS)
             .kind(Span.Kind.SERVER)
             .name(NAME)
@@ -74,15 +72,6 @@ final class DirectServerSpans implements ServerSpans {
         context.put(TracingContext.class, tracing);
         context.put(HeadSampling.class, sampling);
         return new DirectServerSpan(span, Observation.createNotStarted(NAME, () -> context, STAND_INS));
-    }
-
-    private Propagator propagator() {
-        Propagator found = propagator;
-        if (found == null) {
-            found = propagators.getObject();
-            propagator = found;
-        }
-        return found;
     }
 
 }
