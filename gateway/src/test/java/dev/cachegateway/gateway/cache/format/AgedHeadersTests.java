@@ -3,6 +3,7 @@ package dev.cachegateway.gateway.cache.format;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.cachegateway.gateway.cache.response.WireHeaders;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.http.HttpHeaders;
@@ -24,11 +25,13 @@ class AgedHeadersTests {
     void sendsTheAgeOfEachHit() {
         AgedHeaders aged = new AgedHeaders(stored(true));
 
-        HttpHeaders first = aged.at(10, NOW);
-        HttpHeaders sameSecond = aged.at(10, NOW + 400);
-        HttpHeaders older = aged.at(11, NOW + 1_000);
+        WireHeaders sent = aged.at(10, NOW);
+        WireHeaders sameSecond = aged.at(10, NOW + 400);
+        HttpHeaders first = sent.headers();
+        HttpHeaders older = aged.at(11, NOW + 1_000).headers();
 
-        assertThat(sameSecond).isSameAs(first);
+        // The same object, so that their form as written is made once for both.
+        assertThat(sameSecond).isSameAs(sent);
         assertThat(first.getFirst(HttpHeaders.AGE)).isEqualTo("10");
         assertThat(older.getFirst(HttpHeaders.AGE)).isEqualTo("11");
         assertThat(older.getDate()).isEqualTo(NOW - 10_000);
@@ -39,8 +42,8 @@ class AgedHeadersTests {
     void datesAnAnswerStoredWithoutDateAtEachSecond() {
         AgedHeaders aged = new AgedHeaders(stored(false));
 
-        HttpHeaders first = aged.at(0, NOW);
-        HttpHeaders next = aged.at(0, NOW + 1_000);
+        HttpHeaders first = aged.at(0, NOW).headers();
+        HttpHeaders next = aged.at(0, NOW + 1_000).headers();
 
         assertThat(first.getDate()).isEqualTo(NOW);
         assertThat(next.getDate()).isEqualTo(NOW + 1_000);
@@ -48,7 +51,7 @@ class AgedHeadersTests {
 
     @Test
     void handsOutHeadersNoHitCanChange() {
-        HttpHeaders headers = new AgedHeaders(stored(true)).at(0, NOW);
+        HttpHeaders headers = new AgedHeaders(stored(true)).at(0, NOW).headers();
 
         assertThatThrownBy(() -> headers.set(HttpHeaders.AGE, "5")).isInstanceOf(UnsupportedOperationException.class);
     }

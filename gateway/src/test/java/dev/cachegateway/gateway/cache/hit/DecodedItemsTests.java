@@ -46,7 +46,7 @@ class DecodedItemsTests {
         DecodedItem again = items.read("/a", item("{\"a\":1}", 0), body).orElseThrow();
 
         assertThat(again).isSameAs(first);
-        assertThat(first.hitHeaders().at(0, 0).getETag()).isEqualTo(EntityTags.of(first.stored().body()));
+        assertThat(first.hitHeaders().at(0, 0).headers().getETag()).isEqualTo(EntityTags.of(first.stored().body()));
     }
 
     @Test
@@ -58,9 +58,10 @@ class DecodedItemsTests {
         DecodedItem gzipped = items.read("/a", item("{\"a\":2}", 2), body).orElseThrow();
 
         assertThat(changed.stored().body()).asString(StandardCharsets.UTF_8).isEqualTo("{\"a\":2}");
-        assertThat(changed.hitHeaders().at(0, 0).getETag()).isNotEqualTo(first.hitHeaders().at(0, 0).getETag());
-        assertThat(gzipped.hitHeaders().at(0, 0).getFirst(HttpHeaders.CONTENT_ENCODING)).isEqualTo("gzip");
-        assertThat(changed.hitHeaders().at(0, 0).containsHeader(HttpHeaders.CONTENT_ENCODING)).isFalse();
+        assertThat(changed.hitHeaders().at(0, 0).headers().getETag())
+            .isNotEqualTo(first.hitHeaders().at(0, 0).headers().getETag());
+        assertThat(gzipped.hitHeaders().at(0, 0).headers().getFirst(HttpHeaders.CONTENT_ENCODING)).isEqualTo("gzip");
+        assertThat(changed.hitHeaders().at(0, 0).headers().containsHeader(HttpHeaders.CONTENT_ENCODING)).isFalse();
     }
 
     @Test
@@ -72,7 +73,7 @@ class DecodedItemsTests {
         DecodedItem asHttp = items.read("/a", message, http).orElseThrow();
 
         assertThat(asHttp.stored().status().value()).isEqualTo(201);
-        assertThat(asHttp.hitHeaders().at(0, 0).getFirst("X-A")).isEqualTo("1");
+        assertThat(asHttp.hitHeaders().at(0, 0).headers().getFirst("X-A")).isEqualTo("1");
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.cachegateway.gateway.cache.format;
 
+import dev.cachegateway.gateway.cache.response.WireHeaders;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.http.HttpHeaders;
@@ -24,7 +25,7 @@ final class AgedHeaders implements HitHeaders {
     }
 
     @Override
-    public HttpHeaders at(long ageSeconds, long nowMillis) {
+    public WireHeaders at(long ageSeconds, long nowMillis) {
         // A stored Date makes the headers depend on the age alone.
         long second = dated ? 0 : Math.floorDiv(nowMillis, 1000);
         Made made = last;
@@ -36,12 +37,12 @@ final class AgedHeaders implements HitHeaders {
         if (!dated) {
             headers.setDate(nowMillis);
         }
-        HttpHeaders readOnly = HttpHeaders.readOnlyHttpHeaders(headers);
+        WireHeaders readOnly = new WireHeaders(HttpHeaders.readOnlyHttpHeaders(headers));
         last = new Made(ageSeconds, second, readOnly);
         return readOnly;
     }
 
-    private record Made(long ageSeconds, long second, HttpHeaders headers) {
+    private record Made(long ageSeconds, long second, WireHeaders headers) {
     }
 
 }

@@ -8,8 +8,19 @@ import org.springframework.http.HttpStatusCode;
  * backend answer that went by in full and may be shared.
  *
  * @param status the status
- * @param headers the headers, without the framing ones
+ * @param wire the headers, without the framing ones, and their form as written
  * @param body the whole body
  */
-public record CapturedResponse(HttpStatusCode status, HttpHeaders headers, byte[] body) {
+public record CapturedResponse(HttpStatusCode status, WireHeaders wire, byte[] body) {
+
+    /** An answer with headers of its own, not shared with another answer. */
+    public CapturedResponse(HttpStatusCode status, HttpHeaders headers, byte[] body) {
+        this(status, new WireHeaders(headers), body);
+    }
+
+    /** The headers, without the framing ones. */
+    public HttpHeaders headers() {
+        return wire.headers();
+    }
+
 }

@@ -53,13 +53,15 @@ public final class CapturedResponseWriter {
             return response.setComplete();
         }
         response.setStatusCode(answer.status());
-        // Copies of the lists: a hit's headers are shared by every hit on its item, and
-        // read-only, while a later filter may add to the response's.
-        answer.headers().forEach((name, values) -> headers.put(name, new ArrayList<>(values)));
-        headers.remove(Variants.HEADER);
-        headers.remove(ItemTags.HEADER);
-        CurrentDate.addIfMissing(headers);
-        headers.setContentLength(answer.body().length);
+        if (!answer.wire().addTo(response, answer.body().length)) {
+            // Copies of the lists: a hit's headers are shared by every hit on its item,
+            // and read-only, while a later filter may add to the response's.
+            answer.headers().forEach((name, values) -> headers.put(name, new ArrayList<>(values)));
+            headers.remove(Variants.HEADER);
+            headers.remove(ItemTags.HEADER);
+            CurrentDate.addIfMissing(headers);
+            headers.setContentLength(answer.body().length);
+        }
         if (HttpMethod.HEAD.equals(request.getMethod())) {
             return response.setComplete();
         }

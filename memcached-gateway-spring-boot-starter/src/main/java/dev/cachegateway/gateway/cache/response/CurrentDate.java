@@ -23,8 +23,13 @@ public final class CurrentDate {
      */
     public static void addIfMissing(HttpHeaders headers) {
         if (!headers.containsHeader(HttpHeaders.DATE)) {
-            headers.set(HttpHeaders.DATE, SHARED.at(System.currentTimeMillis()));
+            headers.set(HttpHeaders.DATE, now());
         }
+    }
+
+    /** The {@code Date} of now. */
+    static String now() {
+        return SHARED.at(System.currentTimeMillis());
     }
 
     private static final DateTimeFormatter IMF_FIXDATE = DateTimeFormatter
