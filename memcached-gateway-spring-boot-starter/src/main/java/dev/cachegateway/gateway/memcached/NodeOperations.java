@@ -104,12 +104,14 @@ final class NodeOperations {
         // and is not a lookup.
         return Mono.defer(() -> {
             long start = System.nanoTime();
-            return operation.doOnEach(signal -> {
-                if (signal.getThrowable() instanceof GatewayDelayException) {
+            // Not doOnEach, whose subscriber reads the whole chain's context as it is
+            // made, on every lookup.
+            return operation.doOnSuccess(value -> timer.record(true, System.nanoTime() - start)).doOnError(error -> {
+                if (error instanceof GatewayDelayException) {
                     timer.delayed();
                 }
-                else if (signal.isOnComplete() || signal.isOnError()) {
-                    timer.record(signal.isOnComplete(), System.nanoTime() - start);
+                else {
+                    timer.record(false, System.nanoTime() - start);
                 }
             });
         }).transformDeferred(CircuitBreakerOperator.of(node.breaker()));

@@ -75,8 +75,12 @@ public final class CapturedResponseWriter {
             return EntityTags.noneMatchFails(request, answer.getETag());
         }
         long since = request.getIfModifiedSince();
+        // Most requests are not conditional: the answer's headers are not asked then.
+        if (since < 0) {
+            return false;
+        }
         long lastModified = answer.getLastModified();
-        return since >= 0 && lastModified >= 0 && lastModified <= since;
+        return lastModified >= 0 && lastModified <= since;
     }
 
 }
