@@ -52,6 +52,12 @@ class WireHeadersTests {
                     : path.contains("with-length") ? WITH_LENGTH : DATED;
             ServerHttpResponse target = path.startsWith("/decorated") ? new ServerHttpResponseDecorator(response)
                     : response;
+            if (path.endsWith("/taken")) {
+                // Whether the block was taken: the bytes are the same either way.
+                boolean taken = DATED.wire().addTo(target, BODY.length);
+                response.getHeaders().set("X-Block-Taken", Boolean.toString(taken));
+                return response.setComplete();
+            }
             if (path.startsWith("/vary-set")) {
                 response.getHeaders().set(HttpHeaders.VARY, "Origin");
             }
@@ -141,6 +147,12 @@ class WireHeadersTests {
 
         assertThat(head).isEqualTo(exchange("HEAD", "/decorated")).endsWith("\r\n\r\n");
         assertThat(headerLines(head)).contains("Content-Length: 8");
+    }
+
+    @Test
+    void takesTheBlockOnReactorNettysOwnResponseAlone() throws IOException {
+        assertThat(headerLines(exchange("GET", "/plain/taken"))).contains("X-Block-Taken: true");
+        assertThat(headerLines(exchange("GET", "/decorated/taken"))).contains("X-Block-Taken: false");
     }
 
     @Test

@@ -31,9 +31,8 @@ public final class WireHeaders {
     private static final AsciiString DATE = AsciiString.cached(HttpHeaders.DATE);
 
     // Package-private in Spring; another response, such as a test's mock, may have no
-    // native one to give.
-    private static final Class<?> REACTOR_RESPONSE = ClassUtils.resolveClassName(
-            "org.springframework.http.server.reactive.ReactorServerHttpResponse", WireHeaders.class.getClassLoader());
+    // native one to give. Were it gone, every answer would take the headers one by one.
+    private static final @Nullable Class<?> REACTOR_RESPONSE = reactorResponse();
 
     private final HttpHeaders headers;
 
@@ -90,6 +89,12 @@ public final class WireHeaders {
             return onlyPreset(nettyHeaders) ? nettyHeaders : null;
         }
         return null;
+    }
+
+    private static @Nullable Class<?> reactorResponse() {
+        String name = "org.springframework.http.server.reactive.ReactorServerHttpResponse";
+        ClassLoader loader = WireHeaders.class.getClassLoader();
+        return ClassUtils.isPresent(name, loader) ? ClassUtils.resolveClassName(name, loader) : null;
     }
 
     // Reactor Netty starts each answer chunked, and sends it with a length where one is
