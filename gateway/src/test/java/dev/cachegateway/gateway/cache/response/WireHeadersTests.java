@@ -42,7 +42,12 @@ class WireHeadersTests {
     // As a backend answer shared whole with requests that waited for it may come.
     private static final CapturedResponse WITH_LENGTH = new CapturedResponse(HttpStatus.OK, withLength(), BODY);
 
+    // A header name with a space, which Netty's checks refuse.
+    private static final CapturedResponse REFUSED = new CapturedResponse(HttpStatus.OK, refused(), BODY);
+
     private static DisposableServer server;
+
+    private static DisposableServer unchecking;
 
     @BeforeAll
     static void start() {
@@ -64,11 +69,22 @@ class WireHeadersTests {
             return CapturedResponseWriter.write(request, target, answer);
         };
         server = HttpServer.create().host("127.0.0.1").port(0).handle(new ReactorHttpHandlerAdapter(handler)).bindNow();
+        HttpHandler refused = (request, response) -> CapturedResponseWriter.write(request,
+                request.getPath().value().startsWith("/decorated") ? new ServerHttpResponseDecorator(response)
+                        : response,
+                REFUSED);
+        unchecking = HttpServer.create()
+            .host("127.0.0.1")
+            .port(0)
+            .httpRequestDecoder(spec -> spec.validateHeaders(false))
+            .handle(new ReactorHttpHandlerAdapter(refused))
+            .bindNow();
     }
 
     @AfterAll
     static void stop() {
         server.disposeNow();
+        unchecking.disposeNow();
     }
 
     private static HttpHeaders answer(boolean dated) {
@@ -94,8 +110,18 @@ class WireHeadersTests {
         return headers;
     }
 
+    private static HttpHeaders refused() {
+        HttpHeaders headers = answer(true);
+        headers.set("Bad Name", "x");
+        return headers;
+    }
+
     private static String exchange(String method, String path) throws IOException {
-        try (Socket socket = new Socket("127.0.0.1", server.port())) {
+        return exchange(server, method, path);
+    }
+
+    private static String exchange(DisposableServer to, String method, String path) throws IOException {
+        try (Socket socket = new Socket("127.0.0.1", to.port())) {
             socket.setSoTimeout(5_000);
             OutputStream out = socket.getOutputStream();
             out.write((method + " " + path + " HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n")
@@ -162,6 +188,14 @@ class WireHeadersTests {
         assertThat(written).isEqualTo(exchange("GET", "/decorated-with-length"));
         assertThat(headerLines(written)).filteredOn(line -> line.startsWith("Content-Length"))
             .containsExactly("Content-Length: 8");
+    }
+
+    @Test
+    void sendsAHeaderNettyWouldRefuseWhereTheServerSkipsItsChecks() throws IOException {
+        String written = exchange(unchecking, "GET", "/plain");
+
+        assertThat(written).isEqualTo(exchange(unchecking, "GET", "/decorated"));
+        assertThat(headerLines(written)).contains("Bad Name: x");
     }
 
     @Test

@@ -63,7 +63,7 @@ public final class WireHeaders {
             made = Block.of(headers);
             block = made;
         }
-        if (made.framed()) {
+        if (!made.usable()) {
             return false;
         }
         // Netty copies a block of the same kind entry by entry, unchecked: it was
@@ -103,26 +103,33 @@ public final class WireHeaders {
         return headers.isEmpty() || headers.size() == 1 && headers.contains(HttpHeaderNames.TRANSFER_ENCODING);
     }
 
-    // framed: the answer names a transfer coding of its own, which setting would put in
-    // place of Reactor Netty's, and adding beside it. A backend answer shared whole may
-    // still have its Content-Length, which the writer sets again, last.
-    private record Block(io.netty.handler.codec.http.HttpHeaders headers, boolean dated, boolean framed) {
+    // usable: false where the answer names a transfer coding of its own, which setting
+    // would put in place of Reactor Netty's, and adding beside it; or where Netty's
+    // checks refuse one of its headers, which a server told to skip them sends, one by
+    // one. A backend answer shared whole may still have its Content-Length, which the
+    // writer sets again, last.
+    private record Block(io.netty.handler.codec.http.HttpHeaders headers, boolean dated, boolean usable) {
 
         static Block of(HttpHeaders answer) {
             // The factory Reactor Netty makes its headers with, unless told not to check
             // them: with the same checks, Netty's copy skips them.
             io.netty.handler.codec.http.HttpHeaders block = DefaultHttpHeadersFactory.headersFactory().newHeaders();
-            answer.forEach((name, values) -> {
-                if (!name.equalsIgnoreCase(Variants.HEADER) && !name.equalsIgnoreCase(ItemTags.HEADER)
-                        && !name.equalsIgnoreCase(HttpHeaders.CONTENT_LENGTH)) {
-                    AsciiString asciiName = AsciiString.of(name);
-                    for (String value : values) {
-                        block.add(asciiName, AsciiString.of(value));
+            try {
+                answer.forEach((name, values) -> {
+                    if (!name.equalsIgnoreCase(Variants.HEADER) && !name.equalsIgnoreCase(ItemTags.HEADER)
+                            && !name.equalsIgnoreCase(HttpHeaders.CONTENT_LENGTH)) {
+                        AsciiString asciiName = AsciiString.of(name);
+                        for (String value : values) {
+                            block.add(asciiName, AsciiString.of(value));
+                        }
                     }
-                }
-            });
+                });
+            }
+            catch (IllegalArgumentException refused) {
+                return new Block(block, false, false);
+            }
             return new Block(block, answer.containsHeader(HttpHeaders.DATE),
-                    answer.containsHeader(HttpHeaders.TRANSFER_ENCODING));
+                    !answer.containsHeader(HttpHeaders.TRANSFER_ENCODING));
         }
 
     }
