@@ -28,6 +28,9 @@ public final class CapturedResponseWriter {
     private static final List<String> NOT_MODIFIED_HEADERS = List.of(HttpHeaders.ETAG, HttpHeaders.CACHE_CONTROL,
             HttpHeaders.EXPIRES, HttpHeaders.VARY, HttpHeaders.CONTENT_LOCATION, HttpHeaders.DATE, HttpHeaders.AGE);
 
+    // The cache's own notes on a stored answer, never sent.
+    private static final List<String> INTERNAL_HEADERS = List.of(Variants.HEADER, ItemTags.HEADER);
+
     private CapturedResponseWriter() {
     }
 
@@ -57,8 +60,7 @@ public final class CapturedResponseWriter {
             // Copies of the lists: a hit's headers are shared by every hit on its item,
             // and read-only, while a later filter may add to the response's.
             answer.headers().forEach((name, values) -> headers.put(name, new ArrayList<>(values)));
-            headers.remove(Variants.HEADER);
-            headers.remove(ItemTags.HEADER);
+            INTERNAL_HEADERS.forEach(headers::remove);
             CurrentDate.addIfMissing(headers);
             headers.setContentLength(answer.body().length);
         }
@@ -66,6 +68,19 @@ public final class CapturedResponseWriter {
             return response.setComplete();
         }
         return response.writeWith(Mono.just(response.bufferFactory().wrap(answer.body())));
+    }
+
+    /**
+     * Whether {@code name} is one of the cache's notes on an answer, which no client
+     * gets.
+     */
+    static boolean internal(String name) {
+        for (String internal : INTERNAL_HEADERS) {
+            if (internal.equalsIgnoreCase(name)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     // RFC 9110 6.6.1: a body hit has no Date, nor a backend answer that came without one,

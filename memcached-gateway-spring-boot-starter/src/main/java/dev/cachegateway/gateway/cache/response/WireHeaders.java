@@ -1,7 +1,5 @@
 package dev.cachegateway.gateway.cache.response;
 
-import dev.cachegateway.gateway.cache.format.Variants;
-import dev.cachegateway.gateway.cache.tag.ItemTags;
 import io.netty.handler.codec.http.DefaultHttpHeadersFactory;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.util.AsciiString;
@@ -116,8 +114,7 @@ public final class WireHeaders {
             io.netty.handler.codec.http.HttpHeaders block = DefaultHttpHeadersFactory.headersFactory().newHeaders();
             try {
                 answer.forEach((name, values) -> {
-                    if (!name.equalsIgnoreCase(Variants.HEADER) && !name.equalsIgnoreCase(ItemTags.HEADER)
-                            && !name.equalsIgnoreCase(HttpHeaders.CONTENT_LENGTH)) {
+                    if (!CapturedResponseWriter.internal(name) && !name.equalsIgnoreCase(HttpHeaders.CONTENT_LENGTH)) {
                         AsciiString asciiName = AsciiString.of(name);
                         for (String value : values) {
                             block.add(asciiName, AsciiString.of(value));
