@@ -19,8 +19,7 @@ public final class GzipAcceptance {
      * one, unless it takes gzip.
      */
     public static boolean canTake(HttpHeaders requestHeaders, CapturedResponse response) {
-        String coding = response.headers().getFirst(HttpHeaders.CONTENT_ENCODING);
-        return canTake(requestHeaders, "gzip".equalsIgnoreCase(coding));
+        return canTake(requestHeaders, response.wire().gzip());
     }
 
     /** Whether a body, gzip or not, may go to a request with these headers. */

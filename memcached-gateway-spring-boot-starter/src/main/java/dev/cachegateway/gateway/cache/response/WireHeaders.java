@@ -34,15 +34,26 @@ public final class WireHeaders {
 
     private final HttpHeaders headers;
 
+    private final boolean gzip;
+
     private volatile @Nullable Block block;
 
     public WireHeaders(HttpHeaders headers) {
         this.headers = headers;
+        this.gzip = "gzip".equalsIgnoreCase(headers.getFirst(HttpHeaders.CONTENT_ENCODING));
     }
 
     /** The headers, as the rest of the cache reads them. */
     public HttpHeaders headers() {
         return headers;
+    }
+
+    /**
+     * Whether the body is gzip-coded: asked of every hit before it is answered, and read
+     * here once, since each lookup by name in Spring's headers lower-cases it.
+     */
+    public boolean gzip() {
+        return gzip;
     }
 
     /**
