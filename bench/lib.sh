@@ -190,8 +190,9 @@ recorded() {
     printf '%s\t%s\t%s\t%s\n' "$@" >>"$work/measurements.tsv"
 }
 
-# until_steady ID LABEL SERVER URL ASKS: wrk in windows until the last few are within report.py's tolerance of each
-# other (report.py steady) or the cap is reached (one window in a quick run), each window checked. The last window
+# until_steady ID LABEL SERVER URL ASKS [SCRIPT]: wrk (with SCRIPT, as run_tool takes it) in windows until the last few
+# are within report.py's tolerance of each other (report.py steady) or the cap is reached (one window in a quick
+# run), each window checked. The last window
 # is the measurement: out/ID.wrk.txt, with the CPU time and peak RSS of the servers during it. steady.tsv gets the
 # case's windows: ID, LABEL, steady|cap|quick, seconds measured, requests/s of each window.
 until_steady() {
@@ -200,7 +201,7 @@ until_steady() {
     while :; do
         reset_peak_rss
         cpu=$(record_cpu "$id" before)
-        run_tool "$window" wrk "$url" "$asks" "$window_seconds"
+        run_tool "$window" wrk "$url" "$asks" "$window_seconds" "${6:-}"
         cpu+=$'\n'$(record_cpu "$id" after)
         rps=$(checked "$label" "$server" wrk "$window" rps)
         windows+=("$rps")

@@ -404,8 +404,9 @@ WARM_UP_INTRO = """\
 A cold gateway (a fresh JVM, or a fresh container of the image with `--cpus 2 --memory 512m`) gets requests of
 one kind (real misses: a fresh id per request; hits; or the pass-through; one comment, wrk -t2 -c{concurrency})
 from the moment its readiness probe says UP, for {seconds} s, counted second by second; then its steady throughput
-is measured as a case's (windows of 5 s until three in a row agree within 5%). Each kind gets a cold container of
-its own. Each figure is the requests/s of that second or window as a fraction of that steady throughput.
+is measured as a case's (windows of 5 s until three in a row agree within 5%), counted by the same script. Each
+kind gets a cold container of its own. Each figure is the requests/s of that second or window as a fraction of
+that steady throughput.
 Start to ready is from the start of the process (of `docker run` for an image) to readiness UP.
 
 """
