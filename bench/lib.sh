@@ -192,9 +192,9 @@ recorded() {
 
 # until_steady ID LABEL SERVER URL ASKS [SCRIPT]: wrk (with SCRIPT, as run_tool takes it) in windows until the last few
 # are within report.py's tolerance of each other (report.py steady) or the cap is reached (one window in a quick
-# run), each window checked. The last window
-# is the measurement: out/ID.wrk.txt, with the CPU time and peak RSS of the servers during it. steady.tsv gets the
-# case's windows: ID, LABEL, steady|cap|quick, seconds measured, requests/s of each window.
+# run), each window checked. The last window is the measurement: out/ID.wrk.txt, with the CPU time and peak RSS of
+# the servers during it. steady.tsv gets the case's windows: ID, LABEL, steady|cap|quick, seconds measured,
+# requests/s of each window.
 until_steady() {
     local id=$1 label=$2 server=$3 url=$4 asks=$5 seconds=0 windows=() status cpu rps
     local window=$work/out/$1.window.txt
