@@ -408,7 +408,12 @@ is measured as a case's (windows of 5 s until three in a row agree within 5%), c
 kind gets a cold container of its own. Each figure is the requests/s of that second or window as a fraction of
 that steady throughput.
 Start to ready is from the start of the process (of `docker run` for an image) to readiness UP.
+{backend}
+"""
 
+WARM_UP_BACKEND = """\
+Before each gateway that asks the backend (real misses, the pass-through), comments-service was asked the same
+straight for {seconds} s: a new replica joins in front of a warm backend.
 """
 
 
@@ -497,7 +502,11 @@ def warm_up_section(run):
         first_rows.append([label, f"{ready / 1000:.1f}", steady_text]
                           + [fraction(counts[i]) if i < len(counts) else "n/a" for i in range(first)])
         window_rows.append([label] + [_fraction_text(window_fraction(counts, start, steady)) for start in windows])
-    parts = ["\n## Warm-up\n\n", WARM_UP_INTRO.format(concurrency=run.setup["concurrency"], seconds=seconds),
+    # A run from before the backend was asked first recorded no such setting.
+    backend_seconds = int(run.setup.get("backend_warm_seconds", 0))
+    backend = WARM_UP_BACKEND.format(seconds=backend_seconds) if backend_seconds else ""
+    parts = ["\n## Warm-up\n\n",
+             WARM_UP_INTRO.format(concurrency=run.setup["concurrency"], seconds=seconds, backend=backend),
              _table(["gateway", "start to ready, s", "steady requests/s"] + [f"{i + 1} s" for i in range(first)],
                     ["---", "---:", "---:"] + ["---:"] * first, first_rows)]
     if len(windows):

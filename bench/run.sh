@@ -67,6 +67,10 @@ http_items_args=(--spring.config.additional-location="$bench/http-items.yml")
 jvm_start_seconds=120
 # The warm-up case: requests for this long from the moment a cold gateway is ready (a quick run: 5 s).
 warm_up_seconds=60
+# Before each cold gateway that will ask the backend, comments-service is asked the same straight for this long (a
+# quick run: 1 s): a new replica joins in front of a warm backend, and a backend cold on that path would put its own
+# warm-up into the gateway's first seconds (bench/README.md, Warm-up).
+backend_warm_seconds=20
 # A full run measures each wrk case once its throughput is steady: wrk runs in windows of window_seconds until
 # report.py's STEADY_WINDOWS in a row are within its STEADY_TOLERANCE of each other, for at most steady_cap_seconds, and the
 # last window is the measurement. A JVM's throughput climbs for a minute or more while the JIT compiles, so a
@@ -389,6 +393,12 @@ warm_up() {
     local name=$1 label=$2 asks=$3 started ready pid url output="out/warm-up-$1.txt"
     url=$(target_of warm-up "$asks" single)
     shift 3
+    if [ "$asks" != cached ]; then
+        log "warm-up ($label): comments-service asked straight for $backend_warm_seconds s first"
+        run_tool "$work/out/warm-up-$name-backend.txt" wrk "$(target_of direct "$asks" single)" "$asks" \
+            "$backend_warm_seconds"
+        checked "warm-up ($label), the backend first" direct wrk "$work/out/warm-up-$name-backend.txt" >/dev/null
+    fi
     log "warm-up ($label): starting a cold gateway"
     started=$(date +%s%N)
     spawn "${server_log[warm-up]}" "$@"
@@ -453,6 +463,7 @@ record_setup() {
     setup clock_ticks "$(getconf CLK_TCK)"
     setup quick "$quick"
     setup warm_up_seconds "$warm_up_seconds"
+    setup backend_warm_seconds "$backend_warm_seconds"
 }
 
 # What the report says of the end of the run, read before its servers stop.
@@ -500,7 +511,8 @@ main() {
     gateway_jar=$(jar_of gateway)
     build_spring_peer
     if $quick; then
-        warm_up_seconds=5 payloads=(single) window_seconds=$quick_seconds paired_rounds=1 WARM_UP_ASKS=fresh
+        warm_up_seconds=5 backend_warm_seconds=1 payloads=(single) window_seconds=$quick_seconds paired_rounds=1
+        WARM_UP_ASKS=fresh
     fi
     local server port ports=("$MEMCACHED_PORT" "$MANAGEMENT_PORT" "$NEAR_CACHE_MANAGEMENT_PORT"
         "$HTTP_ITEMS_MANAGEMENT_PORT" "$SPRING_PEER_MANAGEMENT_PORT" "$WARM_UP_MANAGEMENT_PORT")

@@ -373,6 +373,14 @@ class WarmUpTests(unittest.TestCase):
         section = report.markdown(self.recorded).split("\n## Warm-up\n\n")[1]
         self.assertIn("| jar, Java 17 | 9.4 | 2000 | 0.05 | 0.10 | 0.20 | 0.25 | 0.40 |", section.splitlines())
 
+    def test_says_how_long_the_backend_was_asked_first_where_it_was(self):
+        section = report.markdown(self.recorded).split("\n## Warm-up\n\n")[1]
+        self.assertNotIn("asked the same", section)
+        with (self.directory / "setup.tsv").open("a") as setup:
+            setup.write("backend_warm_seconds\t20\n")
+        section = report.markdown(report.Run(self.directory)).split("\n## Warm-up\n\n")[1]
+        self.assertIn("comments-service was asked the same\nstraight for 20 s", section)
+
     def test_gives_each_later_window_as_a_fraction_of_steady(self):
         section = report.markdown(self.recorded).split("\n## Warm-up\n\n")[1]
         # 5-10 s: (1000 * 5) / 5 / 2000; 10-15 s is not whole.
