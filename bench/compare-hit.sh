@@ -4,14 +4,16 @@
 # alternating rounds (A B C, then C B A, ...) so that the JIT's progress and the machine's load fall on every side
 # alike. Prints each round's requests/s and gateway CPU per hit, then each side's median and its ratio to the first.
 #
-#   flock /tmp/bench.lock bench/compare-hit.sh 'name|java flags|settings[|jar[|path]]' ...
+#   flock /tmp/bench.lock bench/compare-hit.sh 'name|java flags|settings[|jar[|path[|first paths]]]' ...
 #   e.g. bench/compare-hit.sh 'image|' 'unsafe|--sun-misc-unsafe-memory-access=allow|'
 #        bench/compare-hit.sh 'single||||/api/v1/comments/1' 'collection||||/api/v1/comments/users/1'
 #
 # Each side's java flags come after the image's (GATEWAY_JAVA_OPTS); settings are --key=value, split on blanks.
 # ROUNDS (6), ROUND_SECONDS (15), WARM_SECONDS (60), CONNECTIONS (50) and THREADS (1) shape the load; HIT_PATH
 # the path asked for where a side names none, and X_CACHE the X-Cache its answers must carry (HIT; empty for the
-# pass-through, e.g. HIT_PATH=/api/v1/comments/1/no_cache X_CACHE=).
+# pass-through, e.g. HIT_PATH=/api/v1/comments/1/no_cache X_CACHE=). A side's first paths (blank-separated) are
+# each asked for FIRST_SECONDS (60) before it is warmed, as a gateway that served other traffic before its hits; a
+# path ending in / is asked with a fresh id per request (fresh-ids.lua), real misses.
 set -euo pipefail
 # shellcheck source=scripts/common.sh
 source "$(dirname "$0")/../scripts/common.sh"
@@ -19,6 +21,7 @@ source "$(dirname "$0")/../scripts/common.sh"
 rounds=${ROUNDS:-6}
 round_seconds=${ROUND_SECONDS:-15}
 warm_seconds=${WARM_SECONDS:-60}
+first_seconds=${FIRST_SECONDS:-60}
 connections=${CONNECTIONS:-50}
 threads=${THREADS:-1}
 path=${HIT_PATH:-/api/v1/comments/1}
@@ -27,7 +30,7 @@ image_jvm
 java=$GATEWAY_JAVA
 read -ra image_opts <<<"$GATEWAY_JAVA_OPTS"
 memcached_port=31021 comments_port=31022 first_port=31030
-[ $# -ge 1 ] || fail "usage: $0 'name|java flags|settings[|jar[|path]]' ..."
+[ $# -ge 1 ] || fail "usage: $0 'name|java flags|settings[|jar[|path[|first paths]]]' ..."
 
 need memcached memcached
 need wrk wrk
@@ -39,10 +42,10 @@ spawn "$work/comments.log" java -Xmx128m -XX:+UseSerialGC -jar "$(jar_of comment
 await "http://127.0.0.1:$comments_port/actuator/health" 90 "$spawned" "$work/comments.log"
 
 names=()
-declare -A pid url
+declare -A pid url first
 port=$first_port
 for side in "$@"; do
-    IFS='|' read -r name flags settings jar side_path <<<"$side"
+    IFS='|' read -r name flags settings jar side_path side_first <<<"$side"
     read -ra side_flags <<<"$flags"
     read -ra side_settings <<<"$settings"
     names+=("$name")
@@ -53,10 +56,17 @@ for side in "$@"; do
         "${side_settings[@]}"
     pid[$name]=$spawned
     url[$name]=http://127.0.0.1:$port${side_path:-$path}
+    first[$name]=$side_first
     port=$((port + 10))
 done
 for name in "${names[@]}"; do
     await "${url[$name]}" 120 "${pid[$name]}" "$work/$name.log"
+    for asked in ${first[$name]}; do
+        log "asking $name for $asked for ${first_seconds}s first"
+        fresh=()
+        [[ $asked != */ ]] || fresh=(-s "$(dirname "$0")/fresh-ids.lua")
+        wrk -t"$threads" -c"$connections" -d"${first_seconds}s" "${fresh[@]}" "${url[$name]%%/api/*}$asked" >/dev/null
+    done
     await_x_cache "${url[$name]}" "$x_cache" 10 || fail "no X-Cache: $x_cache on $name"
     log "warming $name for ${warm_seconds}s"
     wrk -t"$threads" -c"$connections" -d"${warm_seconds}s" "${url[$name]}" >/dev/null
