@@ -58,7 +58,7 @@ final class LookupResponder {
         return route.misses().miss(exchange, chain, key, outcome, startedAt);
     }
 
-    static Mono<Void> hit(ServerWebExchange exchange, Lookup.Hit hit, CacheOutcome outcome) {
+    private static Mono<Void> hit(ServerWebExchange exchange, Lookup.Hit hit, CacheOutcome outcome) {
         outcome.hit();
         return CapturedResponseWriter.write(exchange, hit.response());
     }

@@ -12,6 +12,7 @@ import dev.cachegateway.gateway.cache.invalidate.WriteInvalidation;
 import dev.cachegateway.gateway.cache.outcome.CacheMetrics;
 import dev.cachegateway.gateway.cache.outcome.CacheMetrics.Bypass;
 import dev.cachegateway.gateway.cache.outcome.CacheOutcome;
+import dev.cachegateway.gateway.cache.response.CapturedResponseWriter;
 import dev.cachegateway.gateway.cache.trace.CacheSpans;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
@@ -144,8 +145,10 @@ public final class MemcachedCacheFilter implements GatewayFilter, Ordered {
         long startedAt = System.nanoTime();
         return spans.around(exchange, lookUp(exchange, key).flatMap(lookup -> {
             if (lookup instanceof Lookup.Hit hit && hit.age().fresh() && !hit.wonRefresh()) {
-                return answered.apply(LookupResponder.hit(exchange, hit,
-                        CacheOutcome.of(exchange.getResponse(), metrics.lookups(routeId))));
+                // Said as the answer's headers are set: nothing is left to run at its
+                // commit.
+                return answered.apply(CapturedResponseWriter.write(exchange.getRequest(), exchange.getResponse(),
+                        hit.response(), response -> CacheOutcome.sayHit(response, metrics.lookups(routeId))));
             }
             return otherwise.apply(new EarlyLookup(this, key, lookup, startedAt));
         }));

@@ -17,7 +17,8 @@ import org.springframework.http.server.reactive.ServerHttpResponse;
  * three places that therefore cannot disagree: {@code X-Cache} (one word, for nginx-era
  * tooling), RFC 9211 {@code Cache-Status}, and the {@code memcached.cache.lookups} meter.
  * Being written at commit, it also marks error pages and replaces an {@code X-Cache} from
- * the backend.
+ * the backend. A fresh hit answered before routing is said as its answer's headers are
+ * set, just before the write that commits it ({@link #sayHit}).
  */
 public final class CacheOutcome {
 
@@ -56,17 +57,32 @@ public final class CacheOutcome {
     public static CacheOutcome of(ServerHttpResponse response, CacheMetrics.Lookups lookups) {
         CacheOutcome outcome = new CacheOutcome();
         response.beforeCommit(() -> {
-            HttpHeaders headers = response.getHeaders();
-            headers.set(XCache.HEADER, outcome.status.name());
-            // Appended: the backend's own caches, if any, come first (RFC 9211 2).
-            headers.add(CacheStatusField.HEADER, outcome.cacheStatus());
-            lookups.count(outcome.status);
-            // Here, where every answer of a cached route passes at its commit, at no cost
-            // of a hook of its own.
-            CurrentDate.addIfMissing(headers);
+            outcome.say(response.getHeaders(), lookups);
             return Mono.empty();
         });
         return outcome;
+    }
+
+    /**
+     * A fresh hit, said on {@code response} at once, as its commit would say it: for an
+     * answer whose headers are all set and whose write commits the response as it starts.
+     * A response with no action to run at its commit commits without the Flux that Spring
+     * builds to run its actions, one per hit otherwise.
+     */
+    public static void sayHit(ServerHttpResponse response, CacheMetrics.Lookups lookups) {
+        CacheOutcome outcome = new CacheOutcome();
+        outcome.hit();
+        outcome.say(response.getHeaders(), lookups);
+    }
+
+    private void say(HttpHeaders headers, CacheMetrics.Lookups lookups) {
+        headers.set(XCache.HEADER, status.name());
+        // Appended: the backend's own caches, if any, come first (RFC 9211 2).
+        headers.add(CacheStatusField.HEADER, cacheStatus());
+        lookups.count(status);
+        // Here, where every answer of a cached route passes at its commit, at no cost of
+        // a hook of its own.
+        CurrentDate.addIfMissing(headers);
     }
 
     public void bypass(Bypass reason) {

@@ -2,6 +2,7 @@ package dev.cachegateway.gateway.cache.response;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 
 import dev.cachegateway.gateway.cache.format.Variants;
 import dev.cachegateway.gateway.cache.tag.ItemTags;
@@ -31,6 +32,9 @@ public final class CapturedResponseWriter {
     // The cache's own notes on a stored answer, never sent.
     private static final List<String> INTERNAL_HEADERS = List.of(Variants.HEADER, ItemTags.HEADER);
 
+    private static final Consumer<ServerHttpResponse> NOTHING_LAST = response -> {
+    };
+
     private CapturedResponseWriter() {
     }
 
@@ -43,6 +47,15 @@ public final class CapturedResponseWriter {
      * decorator wraps.
      */
     public static Mono<Void> write(ServerHttpRequest request, ServerHttpResponse response, CapturedResponse answer) {
+        return write(request, response, answer, NOTHING_LAST);
+    }
+
+    /**
+     * The same, with {@code last} run on the response once the answer's status and
+     * headers are set, before the write that commits it.
+     */
+    public static Mono<Void> write(ServerHttpRequest request, ServerHttpResponse response, CapturedResponse answer,
+            Consumer<ServerHttpResponse> last) {
         HttpHeaders headers = response.getHeaders();
         if (HttpStatus.OK.equals(answer.status()) && notModified(request.getHeaders(), answer.headers())) {
             response.setStatusCode(HttpStatus.NOT_MODIFIED);
@@ -53,6 +66,7 @@ public final class CapturedResponseWriter {
                 }
             }
             CurrentDate.addIfMissing(headers);
+            last.accept(response);
             return response.setComplete();
         }
         response.setStatusCode(answer.status());
@@ -64,6 +78,7 @@ public final class CapturedResponseWriter {
             CurrentDate.addIfMissing(headers);
             headers.setContentLength(answer.body().length);
         }
+        last.accept(response);
         if (HttpMethod.HEAD.equals(request.getMethod())) {
             return response.setComplete();
         }
