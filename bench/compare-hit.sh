@@ -42,7 +42,7 @@ spawn "$work/comments.log" java -Xmx128m -XX:+UseSerialGC -jar "$(jar_of comment
 await "http://127.0.0.1:$comments_port/actuator/health" 90 "$spawned" "$work/comments.log"
 
 names=()
-declare -A pid url first
+declare -A pid url origin first
 port=$first_port
 for side in "$@"; do
     IFS='|' read -r name flags settings jar side_path side_first <<<"$side"
@@ -55,7 +55,8 @@ for side in "$@"; do
         --comments-service.uri="http://127.0.0.1:$comments_port" --memcached.servers="127.0.0.1:$memcached_port" \
         "${side_settings[@]}"
     pid[$name]=$spawned
-    url[$name]=http://127.0.0.1:$port${side_path:-$path}
+    origin[$name]=http://127.0.0.1:$port
+    url[$name]=${origin[$name]}${side_path:-$path}
     first[$name]=$side_first
     port=$((port + 10))
 done
@@ -65,7 +66,7 @@ for name in "${names[@]}"; do
         log "asking $name for $asked for ${first_seconds}s first"
         fresh=()
         [[ $asked != */ ]] || fresh=(-s "$(dirname "$0")/fresh-ids.lua")
-        wrk -t"$threads" -c"$connections" -d"${first_seconds}s" "${fresh[@]}" "${url[$name]%%/api/*}$asked" >/dev/null
+        wrk -t"$threads" -c"$connections" -d"${first_seconds}s" "${fresh[@]}" "${origin[$name]}$asked" >/dev/null
     done
     await_x_cache "${url[$name]}" "$x_cache" 10 || fail "no X-Cache: $x_cache on $name"
     log "warming $name for ${warm_seconds}s"
