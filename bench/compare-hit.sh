@@ -13,7 +13,8 @@
 # the path asked for where a side names none, and X_CACHE the X-Cache its answers must carry (HIT; empty for the
 # pass-through, e.g. HIT_PATH=/api/v1/comments/1/no_cache X_CACHE=). A side's first paths (blank-separated) are
 # each asked for FIRST_SECONDS (60) before it is warmed, as a gateway that served other traffic before its hits; a
-# path ending in / is asked with a fresh id per request (fresh-ids.lua), real misses.
+# path ending in / is asked with a fresh id per request (fresh-ids.lua), real misses. A side's own path may end in /
+# too: its warming and rounds are then real misses (X_CACHE=MISS), checked on ids of a range no run takes.
 set -euo pipefail
 # shellcheck source=scripts/common.sh
 source "$(dirname "$0")/../scripts/common.sh"
@@ -22,7 +23,7 @@ rounds=${ROUNDS:-6}
 round_seconds=${ROUND_SECONDS:-15}
 warm_seconds=${WARM_SECONDS:-60}
 first_seconds=${FIRST_SECONDS:-60}
-fresh_runs=0
+fresh_runs=0 probes=0
 connections=${CONNECTIONS:-50}
 threads=${THREADS:-1}
 path=${HIT_PATH:-/api/v1/comments/1}
@@ -42,8 +43,28 @@ spawn "$work/comments.log" java -Xmx128m -XX:+UseSerialGC -jar "$(jar_of comment
     --server.address=127.0.0.1 --server.port="$comments_port" --comments.max-age=3600s
 await "http://127.0.0.1:$comments_port/actuator/health" 90 "$spawned" "$work/comments.log"
 
+# wrk_at URL SECONDS [WRK ARGS...]: wrk on URL; one ending in / gets a fresh id per request, from a range of this
+# run's own, as bench/lib.sh's run_tool takes: the sides share memcached, and ids asked before would be hits.
+wrk_at() {
+    local at=$1 seconds=$2 fresh=() base=()
+    shift 2
+    if [[ $at == */ ]]; then
+        fresh_runs=$((fresh_runs + 1))
+        fresh=(-s "$(dirname "$0")/fresh-ids.lua") base=(-- "$((fresh_runs * 100000000000))")
+    fi
+    wrk -t"$threads" -c"$connections" -d"${seconds}s" "$@" "${fresh[@]}" "$at" "${base[@]}"
+}
+
+# checked_x_cache URL SECONDS: fails unless URL answers X_CACHE within SECONDS; a URL ending in / is asked with an
+# id of its own, far above every run's range, so that it is a miss.
+checked_x_cache() {
+    local at=$1
+    if [[ $at == */ ]]; then probes=$((probes + 1)) && at=$at$((8000000000000000 + probes)); fi
+    await_x_cache "$at" "$x_cache" "$2" || fail "no X-Cache: $x_cache at $at"
+}
+
 names=()
-declare -A pid url origin first
+declare -A pid url origin first ready
 port=$first_port
 for side in "$@"; do
     IFS='|' read -r name flags settings jar side_path side_first <<<"$side"
@@ -57,27 +78,20 @@ for side in "$@"; do
         "${side_settings[@]}"
     pid[$name]=$spawned
     origin[$name]=http://127.0.0.1:$port
+    ready[$name]=http://127.0.0.1:$((port + 1))/actuator/health/readiness
     url[$name]=${origin[$name]}${side_path:-$path}
     first[$name]=$side_first
     port=$((port + 10))
 done
 for name in "${names[@]}"; do
-    await "${url[$name]}" 120 "${pid[$name]}" "$work/$name.log"
+    await "${ready[$name]}" 120 "${pid[$name]}" "$work/$name.log"
     for asked in ${first[$name]}; do
         log "asking $name for $asked for ${first_seconds}s first"
-        fresh=() base=()
-        if [[ $asked == */ ]]; then
-            # A range of ids of this run's own, as bench/lib.sh's run_tool takes: the sides share memcached, and
-            # ids asked before would be hits.
-            fresh_runs=$((fresh_runs + 1))
-            fresh=(-s "$(dirname "$0")/fresh-ids.lua") base=(-- "$((fresh_runs * 100000000000))")
-        fi
-        wrk -t"$threads" -c"$connections" -d"${first_seconds}s" "${fresh[@]}" "${origin[$name]}$asked" "${base[@]}" \
-            >/dev/null
+        wrk_at "${origin[$name]}$asked" "$first_seconds" >/dev/null
     done
-    await_x_cache "${url[$name]}" "$x_cache" 10 || fail "no X-Cache: $x_cache on $name"
+    checked_x_cache "${url[$name]}" 10
     log "warming $name for ${warm_seconds}s"
-    wrk -t"$threads" -c"$connections" -d"${warm_seconds}s" "${url[$name]}" >/dev/null
+    wrk_at "${url[$name]}" "$warm_seconds" >/dev/null
 done
 
 echo "| round | side | req/s | gateway CPU µs/hit |"
@@ -86,7 +100,7 @@ order=("${names[@]}")
 for round in $(seq "$rounds"); do
     for name in "${order[@]}"; do
         before=$(cpu_of "${pid[$name]}")
-        wrk -t"$threads" -c"$connections" -d"${round_seconds}s" "${url[$name]}" >"$work/wrk.txt"
+        wrk_at "${url[$name]}" "$round_seconds" >"$work/wrk.txt"
         spent=$(($(cpu_of "${pid[$name]}") - before))
         [ -z "$(wrk_field "$work/wrk.txt" non-2xx)" ] || fail "non-2xx answers on $name"
         awk -v round="$round" -v name="$name" -v cpu="$spent" -v rate="$(wrk_field "$work/wrk.txt" rate)" \
@@ -95,9 +109,7 @@ for round in $(seq "$rounds"); do
     done
     reverse order
 done
-for name in "${names[@]}"; do
-    await_x_cache "${url[$name]}" "$x_cache" 5 || fail "$name no longer answers X-Cache: $x_cache"
-done
+for name in "${names[@]}"; do checked_x_cache "${url[$name]}" 5; done
 echo
 echo "Medians over $rounds rounds of ${round_seconds}s, wrk -t$threads -c$connections on each side's path:"
 python3 - "$work/rounds.md" "${names[@]}" <<'EOF'
