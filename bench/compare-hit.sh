@@ -94,7 +94,7 @@ for name in "${names[@]}"; do
     wrk_at "${url[$name]}" "$warm_seconds" >/dev/null
 done
 
-echo "| round | side | req/s | gateway CPU µs/hit |"
+echo "| round | side | req/s | gateway CPU µs/request |"
 echo "|---|---|---|---|"
 order=("${names[@]}")
 for round in $(seq "$rounds"); do
@@ -120,5 +120,5 @@ median = {n: (statistics.median(float(r[2]) for r in rows if r[1].strip() == n),
               statistics.median(float(r[3]) for r in rows if r[1].strip() == n)) for n in names}
 for n in names:
     print(f"  {n}: {median[n][0]:.0f} req/s ({median[n][0] / median[names[0]][0]:.3f} of {names[0]}), "
-          f"{median[n][1]:.1f} µs CPU per hit")
+          f"{median[n][1]:.1f} µs CPU per request")
 EOF

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# What a cold gateway's JIT compiler still has to do once its warm-up is over: the gateway jar with the image's JVM
+# flags and warm-up, in front of a comments-service asked straight first (a new replica joins a warm backend), gets
+# real misses from the moment its readiness says UP. Prints the warm-up's own log line, the misses' requests/s in
+# each window of 10 s, and how many methods C2 compiled before ready and in the windows after it
+# (-XX:+PrintCompilation), so that a warm-up change or a JIT flag can be judged by what it leaves for real traffic.
+#
+#   flock /tmp/bench.lock bench/cold-compiles.sh [JAVA FLAG...]
+#   e.g. bench/cold-compiles.sh -XX:CICompilerCount=3
+#
+# BOUND (58s, as the image) sets memcached.warm-up.duration and ready-within; SECONDS_ASKED (180) how long the misses
+# go on; GATEWAY_JAR another build.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+# shellcheck source=scripts/common.sh
+source scripts/common.sh
+
+bound=${BOUND:-58s}
+seconds=${SECONDS_ASKED:-180}
+memcached_port=31111 comments_port=31112 gateway_port=31113 management_port=31114
+image_jvm
+read -ra java_opts <<<"$GATEWAY_JAVA_OPTS"
+need memcached memcached
+need wrk wrk
+for port in "$memcached_port" "$comments_port" "$gateway_port" "$management_port"; do
+    port_free "$port" || fail "port $port is taken"
+done
+work=$(mktemp -d)
+trap 'finish $? "$work" "${pids[@]}"' EXIT INT TERM
+
+start_memcached "$memcached_port" 1024 "$work/memcached.log"
+spawn "$work/comments.log" java -Xmx96m -XX:+UseSerialGC -jar "$(jar_of comments-service)" \
+    --server.address=127.0.0.1 --server.port="$comments_port"
+await "http://127.0.0.1:$comments_port/actuator/health" 90 "$spawned" "$work/comments.log"
+log "asking comments-service straight for 20 s first"
+wrk -t2 -c50 -d20s -s bench/fresh-ids.lua "http://127.0.0.1:$comments_port/api/v1/comments/" -- 100000000000 \
+    >/dev/null
+
+started=$(date +%s%N)
+spawn "$work/gateway.log" "$GATEWAY_JAVA" "${java_opts[@]}" -XX:+PrintCompilation "$@" \
+    -jar "${GATEWAY_JAR:-$(jar_of gateway)}" --server.address=127.0.0.1 --server.port="$gateway_port" \
+    --management.server.port="$management_port" --comments-service.uri="http://127.0.0.1:$comments_port" \
+    --memcached.servers="127.0.0.1:$memcached_port" --memcached.warm-up.duration="$bound" \
+    --memcached.warm-up.ready-within="$bound"
+# Polled often: the moment of ready is what the compilations are counted from.
+await_every=0.05 await "http://127.0.0.1:$management_port/actuator/health/readiness" 150 "$spawned" "$work/gateway.log"
+ready_ms=$((($(date +%s%N) - started) / 1000000))
+log "ready after $ready_ms ms; real misses for $seconds s"
+wrk -t2 -c50 -d"${seconds}s" -s bench/per-second.lua "http://127.0.0.1:$gateway_port/api/v1/comments/" \
+    -- 200000000000 >"$work/wrk.txt"
+
+echo "Ready after $ready_ms ms (from the java command), flags: ${java_opts[*]} $*"
+grep -a -o 'Warmed up.*' "$work/gateway.log" || echo "no warm-up line in the log"
+echo "Real misses, requests/s in each 10 s from ready:"
+awk -F'\t' '/^[0-9]+\t[0-9]+$/ { window[int(($1 - 1) / 10)] += $2; last = int(($1 - 1) / 10) }
+    END { for (i = 0; i < last; i++) printf " %d", window[i] / 10; print "" }' "$work/wrk.txt"
+# PrintCompilation's lines: milliseconds since the JVM started, the compile id, flags, the tier, the method. The JVM
+# starts a few milliseconds after the java command, so a compilation at the moment of ready may count as after it.
+echo "C2 (tier 4) compilations before ready, then in each 10 s after it:"
+awk -v ready="$ready_ms" '$0 !~ /made not entrant/ && match($0, /^ *[0-9]+ +[0-9]+ +[%sbn! ]* 4 +[^ ]+::/) {
+        at = $1 + 0
+        if (at < ready) { before++ } else { window[int((at - ready) / 10000)]++ }
+    }
+    END { printf " %d |", before; for (i = 0; i < 6; i++) printf " %d", window[i]; print "" }' "$work/gateway.log"
