@@ -55,7 +55,8 @@ echo "Real misses, requests/s in each 10 s from ready:"
 awk -F'\t' '/^[0-9]+\t[0-9]+$/ { window[int(($1 - 1) / 10)] += $2; last = int(($1 - 1) / 10) }
     END { for (i = 0; i < last; i++) printf " %d", window[i] / 10; print "" }' "$work/wrk.txt"
 # PrintCompilation's lines: milliseconds since the JVM started, the compile id, flags, the tier, the method. The JVM
-# starts a few milliseconds after the java command, so a compilation at the moment of ready may count as after it.
+# starts a few milliseconds after the java command and readiness is polled every 50 ms, so a compilation in the
+# first moments after ready may count as before it.
 echo "C2 (tier 4) compilations before ready, then in each 10 s after it:"
 awk -v ready="$ready_ms" '$0 !~ /made not entrant/ && match($0, /^ *[0-9]+ +[0-9]+ +[%sbn! ]* 4 +[^ ]+::/) {
         at = $1 + 0
