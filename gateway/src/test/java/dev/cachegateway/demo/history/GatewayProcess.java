@@ -61,11 +61,6 @@ final class GatewayProcess implements AutoCloseable {
         return "http://localhost:" + managementPort;
     }
 
-    /** The invalidations it still owes memcached, as its metrics endpoint says. */
-    double owedInvalidations() throws IOException, InterruptedException {
-        return GatewayMeters.value(managementUri(), "memcached.cache.invalidations.owed");
-    }
-
     void pause() {
         signal("-STOP");
     }
