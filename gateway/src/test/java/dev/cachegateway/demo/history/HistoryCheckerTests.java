@@ -7,6 +7,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -117,13 +118,14 @@ class HistoryCheckerTests {
             .collect(Collectors.groupingBy(History.Fault::kind, TreeMap::new, Collectors.counting()));
         String on = setup.memcached.size() + " memcached"
                 + (setup.processes.isEmpty() ? "" : ", gateways in processes");
+        Path whole = HistoryDump.write(run, history, setup.origin.calls());
         System.out.printf("HistoryCheckerTests: %s on %s, %d requests (%d cancelled, %d errors a fault excused, %d"
                 + " reads before an owed invalidation), %d origin calls (%d revalidations), repeated calls of the"
-                + " documented cases %s," + " faults %s, as the gateways counted: %s%n", run, on,
+                + " documented cases %s," + " faults %s, as the gateways counted: %s; the whole history: %s%n", run, on,
                 history.requests().size(), checks.cancelled(), checks.answeredWithAFault(), checks.owedInvalidations(),
                 setup.origin.calls().size(),
                 setup.origin.calls().stream().filter(call -> call.method().equals(VersionedOrigin.REVALIDATED)).count(),
-                checks.excusedOriginCalls(), injected, setup.memcachedTrouble().since(before));
+                checks.excusedOriginCalls(), injected, setup.memcachedTrouble().since(before), whole);
         List<String> unanswered = checks.unanswered(HistoryDriver.REQUEST_BOUND);
         if (!unanswered.isEmpty()) {
             // Where a lost request stopped: a lead still in flight, or a lock still held.

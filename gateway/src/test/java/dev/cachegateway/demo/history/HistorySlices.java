@@ -44,8 +44,7 @@ final class HistorySlices {
         String asked = calls.stream()
             .filter(c -> c.path().equals(originPath))
             .filter(c -> Math.abs(c.startedAt() - at) < AROUND)
-            .map(c -> String.format("%n    origin %s %s v%d s%d [%.1f..%.1f ms]", c.method(), c.path(), c.version(),
-                    c.serial(), c.startedAt() / 1e6 % 1e6, c.answeredAt() / 1e6 % 1e6))
+            .map(c -> "\n    " + c)
             .collect(Collectors.joining());
         String on = faults.stream()
             .filter(f -> f.startedAt() - AROUND < at && at < f.endedAt() + AROUND)

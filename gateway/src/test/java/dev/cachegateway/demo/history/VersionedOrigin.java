@@ -37,6 +37,12 @@ final class VersionedOrigin implements AutoCloseable {
      */
     record Call(String path, String method, int version, long serial, long startedAt, long answeredAt,
             String language) {
+
+        @Override
+        public String toString() {
+            return String.format("origin %s %s %s v%d s%d [%.1f..%.1f ms]", method, path, language, version, serial,
+                    startedAt / 1e6 % 1e6, answeredAt / 1e6 % 1e6);
+        }
     }
 
     /** The method of a call answered 304. */
