@@ -31,13 +31,13 @@ import dev.cachegateway.demo.history.VersionedOrigin.Call;
  * cases, which are counted: {@link Excuse#WRITE} a write answered once the first call's
  * request had arrived (that lead may predate the write, so its answer is kept out, and a
  * request after the write does not join it; a call no client got, its lead's client
- * having left, counts from that client's request); {@link Excuse#VARIANT} for an answer
- * that varies, a second call from the other gateway (a varying answer's lock is deleted
- * once it is stored, so a replica whose lookup missed just before that store leads
- * again); {@link Excuse#PURGE} a purge of the resource that ended after the first call
- * began and began before the second; and {@link Excuse#EXPIRED} a second call once the
- * first's answer had outlived its max-age (less the origin's own Age, and a second for
- * rounding).</li>
+ * having left up to the lock timeout before it, counts from that client's request);
+ * {@link Excuse#VARIANT} for an answer that varies, a second call from the other gateway
+ * (a varying answer's lock is deleted once it is stored, so a replica whose lookup missed
+ * just before that store leads again); {@link Excuse#PURGE} a purge of the resource that
+ * ended after the first call began and began before the second; and
+ * {@link Excuse#EXPIRED} a second call once the first's answer had outlived its max-age
+ * (less the origin's own Age, and a second for rounding).</li>
  * </ul>
  * What each {@link FaultSchedule.Kind fault} excuses, while it is on (from its injection
  * to its healing), and no other rule: liveness (answered within the bound, none lost), a
@@ -58,11 +58,14 @@ import dev.cachegateway.demo.history.VersionedOrigin.Call;
  * <li>origin slow (answers delayed beyond the lock timeout): a call that began before an
  * earlier slow call was answered, or within a second of it (a slow call outlives the lock
  * it was made under, so calls can chain), or by a request that waited out the lock
- * timeout while the origin was slow, on a lead of any variant, or after a slow call that
- * outlived the lock timeout whose answer no hit has served (its store gave way to another
- * replica's lead, which may have ended with nothing) ({@link Excuse#ORIGIN_SLOW}): the
- * requests waiting on a lead and the other replica go themselves once the lock timeout
- * passes (request-flow.md, misses that arrive together).</li>
+ * timeout while the origin was slow, on a lead of any variant, or within the lock timeout
+ * after such a request's call was answered (its answer, fetched without the lock, waits
+ * for the lock to be stored, and the next miss may take it first), or after a slow call
+ * that outlived the lock timeout whose answer no hit has served (its store gave way to
+ * another replica's lead, which may have ended with nothing)
+ * ({@link Excuse#ORIGIN_SLOW}): the requests waiting on a lead and the other replica go
+ * themselves once the lock timeout passes (request-flow.md, misses that arrive
+ * together).</li>
  * <li>origin failing (503) or refusing connections: a 502, 503 or 504 answer to a request
  * that overlapped it (the origin's error passed on, or the gateway's 502); and a repeated
  * origin call that began during it or within the lock timeout after it

@@ -146,12 +146,12 @@ final class RepeatedCalls {
         }
         // A request that waited out the lock timeout on a slow lead asks the origin
         // itself, whichever variant that lead's answer turned out to be: a varying
-        // answer's variant is known only once it came.
-        Optional<Request> waiter = leaderOf(again);
-        if (waiter.isPresent() && again.startedAt() - waiter.get().startedAt() >= LOCK_TIMEOUT
-                && faults.stream()
-                    .anyMatch(f -> f.kind() == FaultSchedule.Kind.ORIGIN_SLOW
-                            && f.overlaps(waiter.get().startedAt(), waiter.get().startedAt() + LOCK_TIMEOUT))) {
+        // answer's variant is known only once it came. Its answer, fetched without the
+        // lock, is stored only once it holds the lock, which it waits for up to the lock
+        // timeout: a lock that comes free as its slow holder's expires may be taken first
+        // by the next miss, which asks again.
+        if (waitedOutASlowLead(leaderOf(again), again)
+                || waitedOutASlowLead(lead, first) && again.startedAt() <= first.answeredAt() + LOCK_TIMEOUT) {
             return Excuse.ORIGIN_SLOW;
         }
         // The waiters of a lead whose answer was an error may not share it: each asks the
@@ -169,8 +169,6 @@ final class RepeatedCalls {
         return null;
     }
 
-    // The first request that got this call's answer: the lead, which arrived before its
-    // call began.
     // The first request that got the call's answer, if it began before the call did: one
     // that began after it joined a lead already on its way.
     private Optional<Request> leaderOf(Call call) {
@@ -181,12 +179,22 @@ final class RepeatedCalls {
 
     // A call whose answer no client got was led by a request whose client left before it
     // came (the lead goes on, and its store may be fenced out by a write it began
-    // before): the last such request for it that began first.
+    // before): the last such request for it that began first. A lead goes on for the
+    // lock timeout after its client left, and may ask the origin until then.
     private Optional<Request> leftItsLead(Call call) {
         return requests.stream()
             .filter(r -> r.cancelled() && r.originPath().equals(call.path()) && sameVariant(r, call)
-                    && r.startedAt() < call.startedAt() && call.startedAt() - r.startedAt() < LOCK_TIMEOUT)
+                    && r.startedAt() < call.startedAt() && call.startedAt() - r.endedAt() < LOCK_TIMEOUT)
             .max(Comparator.comparingLong(Request::startedAt));
+    }
+
+    // Whether the call's lead waited out the lock timeout before it, on a lead slowed
+    // down by the origin.
+    private boolean waitedOutASlowLead(Optional<Request> lead, Call call) {
+        return lead.isPresent() && call.startedAt() - lead.get().startedAt() >= LOCK_TIMEOUT
+                && faults.stream()
+                    .anyMatch(f -> f.kind() == FaultSchedule.Kind.ORIGIN_SLOW
+                            && f.overlaps(lead.get().startedAt(), lead.get().startedAt() + LOCK_TIMEOUT));
     }
 
     // Whether a request that began before {@code until} was answered the call's answer
