@@ -6,7 +6,6 @@ import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Predicate;
@@ -56,10 +55,6 @@ final class RepeatedCalls {
     private static final Set<FaultSchedule.Kind> ORIGIN_DOWN = EnumSet.of(FaultSchedule.Kind.ORIGIN_FAILING,
             FaultSchedule.Kind.ORIGIN_REFUSING);
 
-    // A request that waited out the lock timeout on a slow call may reach the origin just
-    // after that call ended.
-    private static final long SLOW_SLACK = Duration.ofSeconds(1).toNanos();
-
     private final List<Request> requests;
 
     private final List<Call> calls;
@@ -68,11 +63,17 @@ final class RepeatedCalls {
 
     private final HistorySlices slices;
 
+    private final CallLeads leads;
+
+    private final SlowOriginExcuse slowOrigin;
+
     RepeatedCalls(List<Request> requests, List<Call> calls, List<Fault> faults, HistorySlices slices) {
         this.requests = requests;
         this.calls = calls;
         this.faults = faults;
         this.slices = slices;
+        this.leads = new CallLeads(requests);
+        this.slowOrigin = new SlowOriginExcuse(faults, leads);
     }
 
     List<Repeat> all() {
@@ -94,16 +95,16 @@ final class RepeatedCalls {
     }
 
     private @Nullable Excuse excuse(Call first, Call again, List<Call> earlier) {
-        Optional<Request> lead = leaderOf(first).or(() -> leftItsLead(first));
+        Optional<Request> lead = leads.of(first);
         // Two calls that began together may have been asked in either order: the earlier
         // lead counts.
         long firstAsked = Math.min(lead.map(Request::startedAt).orElse(first.startedAt()),
-                leaderOf(again).or(() -> leftItsLead(again)).map(Request::startedAt).orElse(again.startedAt()));
+                leads.of(again).map(Request::startedAt).orElse(again.startedAt()));
         if (anyOf(first.path(), r -> r.isWrite() && r.endedAt() > firstAsked && r.startedAt() < again.startedAt())) {
             return Excuse.WRITE;
         }
         if (first.path().contains(VersionedOrigin.VARYING) && lead.isPresent()
-                && leaderOf(again).map(other -> other.gateway() != lead.get().gateway()).orElse(false)) {
+                && leads.answeredFirst(again).map(other -> other.gateway() != lead.get().gateway()).orElse(false)) {
             return Excuse.VARIANT;
         }
         // A purge while the first lead was on its way deletes its lock, so another
@@ -122,36 +123,7 @@ final class RepeatedCalls {
                     && f.overlaps(firstAsked - MEMCACHED_RECOVERY, again.startedAt()))) {
             return Excuse.MEMCACHED_FAULT;
         }
-        // Any earlier call, not only the first: a slow call outlives the lock it was made
-        // under, so the next one may be made under a lock of its own while it runs, and
-        // so may the one after that.
-        if (earlier.stream()
-            .anyMatch(before -> again.startedAt() <= before.answeredAt() + SLOW_SLACK && faults.stream()
-                .anyMatch(f -> f.kind() == FaultSchedule.Kind.ORIGIN_SLOW
-                        && f.overlaps(before.startedAt(), before.answeredAt())))) {
-            return Excuse.ORIGIN_SLOW;
-        }
-        // A slow call that outlived the lock timeout lost its lock: another replica's
-        // lead may have taken it, and then that lead's answer, not this one's, is stored
-        // (request-flow.md); if that lead ended with nothing (its client left, and it was
-        // cancelled after the lock timeout), nothing is. The next request asks again,
-        // however much later, unless a hit showed the slow call's answer stored.
-        if (earlier.stream()
-            .anyMatch(before -> before.answeredAt() - before.startedAt() >= LOCK_TIMEOUT
-                    && !servedFromMemcached(before, again.startedAt())
-                    && faults.stream()
-                        .anyMatch(f -> f.kind() == FaultSchedule.Kind.ORIGIN_SLOW
-                                && f.overlaps(before.startedAt(), before.answeredAt())))) {
-            return Excuse.ORIGIN_SLOW;
-        }
-        // A request that waited out the lock timeout on a slow lead asks the origin
-        // itself, whichever variant that lead's answer turned out to be: a varying
-        // answer's variant is known only once it came. Its answer, fetched without the
-        // lock, is stored only once it holds the lock, which it waits for up to the lock
-        // timeout: a lock that comes free as its slow holder's expires may be taken first
-        // by the next miss, which asks again.
-        if (waitedOutASlowLead(leaderOf(again), again)
-                || waitedOutASlowLead(lead, first) && again.startedAt() <= first.answeredAt() + LOCK_TIMEOUT) {
+        if (slowOrigin.excuses(first, again, earlier, lead)) {
             return Excuse.ORIGIN_SLOW;
         }
         // The waiters of a lead whose answer was an error may not share it: each asks the
@@ -169,51 +141,8 @@ final class RepeatedCalls {
         return null;
     }
 
-    // The first request that got the call's answer, if it began before the call did: one
-    // that began after it joined a lead already on its way.
-    private Optional<Request> leaderOf(Call call) {
-        return requests.stream()
-            .filter(r -> answered(r, call) && r.startedAt() <= call.startedAt())
-            .min(Comparator.comparingLong(Request::startedAt));
-    }
-
-    // A call whose answer no client got was led by a request whose client left before it
-    // came (the lead goes on, and its store may be fenced out by a write it began
-    // before): the last such request for it that began first. A lead goes on for the
-    // lock timeout after its client left, and may ask the origin until then.
-    private Optional<Request> leftItsLead(Call call) {
-        return requests.stream()
-            .filter(r -> r.cancelled() && r.originPath().equals(call.path()) && sameVariant(r, call)
-                    && r.startedAt() < call.startedAt() && call.startedAt() - r.endedAt() < LOCK_TIMEOUT)
-            .max(Comparator.comparingLong(Request::startedAt));
-    }
-
-    // Whether the call's lead waited out the lock timeout before it, on a lead slowed
-    // down by the origin.
-    private boolean waitedOutASlowLead(Optional<Request> lead, Call call) {
-        return lead.isPresent() && call.startedAt() - lead.get().startedAt() >= LOCK_TIMEOUT
-                && faults.stream()
-                    .anyMatch(f -> f.kind() == FaultSchedule.Kind.ORIGIN_SLOW
-                            && f.overlaps(lead.get().startedAt(), lead.get().startedAt() + LOCK_TIMEOUT));
-    }
-
-    // Whether a request that began before {@code until} was answered the call's answer
-    // from memcached.
-    private boolean servedFromMemcached(Call call, long until) {
-        return requests.stream().anyMatch(r -> "HIT".equals(r.xCache()) && answered(r, call) && r.startedAt() < until);
-    }
-
-    // Whether the request got the call's answer.
-    private static boolean answered(Request request, Call call) {
-        return Long.toString(call.serial()).equals(request.field("serial"));
-    }
-
     private boolean anyOf(String originPath, Predicate<Request> test) {
         return requests.stream().anyMatch(r -> r.originPath().equals(originPath) && test.test(r));
-    }
-
-    private static boolean sameVariant(Request request, Call call) {
-        return Objects.equals(String.valueOf(request.language()), call.language());
     }
 
 }
