@@ -23,7 +23,7 @@ rounds=${ROUNDS:-6}
 round_seconds=${ROUND_SECONDS:-15}
 warm_seconds=${WARM_SECONDS:-60}
 first_seconds=${FIRST_SECONDS:-60}
-fresh_runs=0 probes=0
+probes=0
 connections=${CONNECTIONS:-50}
 threads=${THREADS:-1}
 path=${HIT_PATH:-/api/v1/comments/1}
@@ -44,13 +44,13 @@ spawn "$work/comments.log" java -Xmx128m -XX:+UseSerialGC -jar "$(jar_of comment
 await "http://127.0.0.1:$comments_port/actuator/health" 90 "$spawned" "$work/comments.log"
 
 # wrk_at URL SECONDS [WRK ARGS...]: wrk on URL; one ending in / gets a fresh id per request, from a range of this
-# run's own, as bench/lib.sh's run_tool takes: the sides share memcached, and ids asked before would be hits.
+# run's own (next_fresh_base): the sides share memcached, and ids asked before would be hits.
 wrk_at() {
     local at=$1 seconds=$2 fresh=() base=()
     shift 2
     if [[ $at == */ ]]; then
-        fresh_runs=$((fresh_runs + 1))
-        fresh=(-s "$(dirname "$0")/fresh-ids.lua") base=(-- "$((fresh_runs * 100000000000))")
+        next_fresh_base
+        fresh=(-s "$(dirname "$0")/fresh-ids.lua") base=(-- "$fresh_base")
     fi
     wrk -t"$threads" -c"$connections" -d"${seconds}s" "$@" "${fresh[@]}" "$at" "${base[@]}"
 }

@@ -163,9 +163,8 @@ run_tool() {
     local output=$1 tool=$2 url=$3 seconds=${5:-} script=("$3") ab_args=(-n 10000)
     if $quick; then ab_args=(-t "$quick_seconds" -n 1000); fi
     if [ "${4:-}" = fresh ]; then
-        # Far above every id an earlier run asked for.
-        fresh_runs=$((fresh_runs + 1))
-        script=(-s "$bench/${6:-fresh-ids.lua}" "$url" -- "$((fresh_runs * 100000000000))")
+        next_fresh_base
+        script=(-s "$bench/${6:-fresh-ids.lua}" "$url" -- "$fresh_base")
     elif [ -n "${6:-}" ]; then
         script=(-s "$bench/$6" "$url")
     fi

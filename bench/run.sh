@@ -167,7 +167,7 @@ zipf_failed=false
 # whose peak RSS is (nginx and Varnish have several processes: left out).
 measured=()
 rss_watched=()
-# Each run of fresh-ids.lua gets a range of ids of its own (run_tool).
+# Each run of fresh-ids.lua gets a range of ids of its own (next_fresh_base).
 fresh_runs=0
 
 usage() {

@@ -223,6 +223,15 @@ reverse() {
     done
 }
 
+# next_fresh_base: sets fresh_base to the first id of the next range of fresh ids (fresh-ids.lua's argument), far
+# above every id an earlier range of this shell holds, so that a run of real misses never asks an id asked before.
+# It counts in fresh_runs: call it in the shell that keeps the count, not in a subshell.
+next_fresh_base() {
+    fresh_runs=$((${fresh_runs:-0} + 1))
+    # shellcheck disable=SC2034 # the caller reads it
+    fresh_base=$((fresh_runs * 100000000000))
+}
+
 # cpu_of PID: the CPU time the process has used so far (user and system), in microseconds.
 cpu_of() { awk -v hz="$(getconf CLK_TCK)" '{ printf "%d\n", ($14 + $15) * 1000000 / hz }' "/proc/$1/stat"; }
 
