@@ -77,7 +77,10 @@ final class HistoryCases {
             // the variants of a key share its lock, and the store of a fetch that went on
             // without it was dropped as "locked" while a fetch of the English variant
             // held it; such a store now waits for the lock (FencedStoreTests). Not seen
-            // in a 30-minute soak since (11 rounds, 165 histories).
+            // in a 30-minute soak since (11 rounds, 165 histories). Later, once in CI, a
+            // checker rule: a call no client got, made by a lead that had waited out the
+            // lock timeout on the slow origin, its client gone, was not tied to that lead
+            // (RepeatedCallsTests).
             new Case(5650554954386663365L, Kind.ALL, 150),
             // Two origin calls for /api/v1/comments/b-0 v6, 11 ms apart, one from each
             // gateway, both for requests that began after a write (the soak at 5c23341,
@@ -87,7 +90,11 @@ final class HistoryCases {
             // it went asked without a lock; the other gateway's next request took the
             // free lock and asked. A replica now claims again until the lock timeout
             // (ReplicaCoalescingTests), and a store memcached did not take gives its lock
-            // back rather than say "stored" (FencedStoreTests).
+            // back rather than say "stored" (FencedStoreTests). Later, once in CI right
+            // after the case above broke a rule, an invalidation owed from that history
+            // was paid in this one's first milliseconds and dropped its first store of
+            // b-2: a history now starts once the one before owes nothing
+            // (HistoryCheckerTests).
             new Case(3047651732628590409L, Kind.ALL, 150));
 
     /** On a pool of three memcached servers, the keys of each placed by Ketama. */
