@@ -57,7 +57,8 @@ rules='liveness\|a write wins\|every answer the origin.s\|every age true\|one or
 rules+='\|leads left in flight\|memcached as a gateway sees it'
 touch "$soak/histories.txt"
 histories=$(wc -l <"$soak/histories.txt")
-requests=$(grep -o '[0-9]* requests' "$soak/histories.txt" | awk '{n += $1} END {print n + 0}')
+# Each history's total, not a case's "150 requests a client".
+requests=$(grep -o '[0-9]* requests (' "$soak/histories.txt" | awk '{n += $1} END {print n + 0}')
 log "$rounds rounds ($failed with a violation), $histories histories, $requests requests"
 log "faults injected: $(grep -o 'faults {[^}]*}' "$soak/histories.txt" | grep -o '[A-Z_]*=[0-9]*' |
     awk -F= '{n[$1] += $2} END {for (k in n) printf "%s=%d ", k, n[k]}')"
