@@ -45,6 +45,8 @@ final class TwoGateways implements AutoCloseable {
 
     private final List<String> managements = new ArrayList<>();
 
+    private final HttpClient http = HttpClient.newHttpClient();
+
     TwoGateways(int memcachedServers, boolean inProcesses) throws IOException {
         memcached = new MemcachedNodes(memcachedServers);
         String[] settings = { "--memcached.cache.lock-timeout=" + LOCK_TIMEOUT.toMillis() + "ms",
@@ -86,7 +88,6 @@ final class TwoGateways implements AutoCloseable {
      * checked for it; then empties memcached and has the origin forget its calls.
      */
     void quiet() throws Exception {
-        HttpClient http = HttpClient.newHttpClient();
         AtomicInteger probes = new AtomicInteger();
         await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> {
             for (int i = 0; i < uris.size(); i++) {
@@ -101,9 +102,8 @@ final class TwoGateways implements AutoCloseable {
                     .doesNotContain("OPEN", "\"connected\":false");
             }
         });
-        // An invalidation owed from before, paid once the breaker closed, would mark a
-        // key
-        // written in the history after it and drop that history's first store of it.
+        // An invalidation owed from before, paid once the breaker closed, would mark its
+        // key written in the next history and drop that history's first store of it.
         assertNothingLeftOver("the history before");
         memcached.flushAll();
         origin.reset();
@@ -128,7 +128,7 @@ final class TwoGateways implements AutoCloseable {
 
     /** What gateway {@code i}'s health endpoint says of memcached. */
     String memcachedHealth(int i) throws IOException, InterruptedException {
-        return HttpClient.newHttpClient()
+        return http
             .send(HttpRequest.newBuilder(URI.create(managements.get(i) + "/actuator/health/memcached")).build(),
                     HttpResponse.BodyHandlers.ofString())
             .body();
