@@ -38,13 +38,9 @@ collections() {
         awk '/^jvm_gc_pause_seconds_count/ { n += $NF } END { print n + 0 }'
 }
 
-breaker_open() {
-    curl -s --max-time 2 "$gateway_ip:8081/actuator/health/memcached" | grep -q '"circuitBreaker":"OPEN"'
-}
-
-# Whether any node's breaker turns lookups away, open or half open.
-breaker_not_closed() {
-    curl -s --max-time 2 "$gateway_ip:8081/actuator/health/memcached" | grep -q '"circuitBreaker":"\(HALF_\)\{0,1\}OPEN"'
+# breaker_in STATE: whether any node's breaker is in STATE (a basic regular expression: OPEN, or HALF_OPEN or OPEN).
+breaker_in() {
+    curl -s --max-time 2 "$gateway_ip:8081/actuator/health/memcached" | grep -q "\"circuitBreaker\":\"$1\""
 }
 
 build_and_start
@@ -92,7 +88,7 @@ echo "  $((round * 500)) misses"
 # lookups then go straight to the backend, uncoalesced: the next step waits until every breaker has closed, asking
 # keys of every node meanwhile (a half-open breaker closes on lookups of its own node's keys).
 deadline=$((SECONDS + 20))
-while breaker_not_closed; do
+while breaker_in '\(HALF_\)\{0,1\}OPEN'; do
     [ "$SECONDS" -lt "$deadline" ] || fail "a memcached breaker stayed open after the misses"
     for i in $(seq 1 30); do get "/api/v1/comments/$i"; done
     sleep 0.5
@@ -131,7 +127,7 @@ wait "${later[@]}" || true
 step "memcached-2 paused: its operations time out and its breaker opens"
 pause memcached-2
 deadline=$((SECONDS + 15))
-until breaker_open; do
+until breaker_in OPEN; do
     [ "$SECONDS" -lt "$deadline" ] || fail "memcached-2's breaker did not open"
     for i in $(seq 1 30); do get "/api/v1/comments/$i"; done
 done
