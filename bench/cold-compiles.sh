@@ -33,7 +33,8 @@ spawn "$work/comments.log" java -Xmx96m -XX:+UseSerialGC -jar "$(jar_of comments
     --server.address=127.0.0.1 --server.port="$comments_port"
 await "http://127.0.0.1:$comments_port/actuator/health" 90 "$spawned" "$work/comments.log"
 log "asking comments-service straight for 20 s first"
-wrk -t2 -c50 -d20s -s bench/fresh-ids.lua "http://127.0.0.1:$comments_port/api/v1/comments/" -- 100000000000 \
+next_fresh_base
+wrk -t2 -c50 -d20s -s bench/fresh-ids.lua "http://127.0.0.1:$comments_port/api/v1/comments/" -- "$fresh_base" \
     >/dev/null
 
 started=$(date +%s%N)
@@ -46,8 +47,9 @@ spawn "$work/gateway.log" "$GATEWAY_JAVA" "${java_opts[@]}" -XX:+PrintCompilatio
 await_every=0.05 await "http://127.0.0.1:$management_port/actuator/health/readiness" 150 "$spawned" "$work/gateway.log"
 ready_ms=$((($(date +%s%N) - started) / 1000000))
 log "ready after $ready_ms ms; real misses for $seconds s"
+next_fresh_base
 wrk -t2 -c50 -d"${seconds}s" -s bench/per-second.lua "http://127.0.0.1:$gateway_port/api/v1/comments/" \
-    -- 200000000000 >"$work/wrk.txt"
+    -- "$fresh_base" >"$work/wrk.txt"
 
 echo "Ready after $ready_ms ms (from the java command), flags: ${java_opts[*]} $*"
 grep -a -o 'Warmed up.*' "$work/gateway.log" || echo "no warm-up line in the log"
