@@ -2,8 +2,9 @@
 # What a cold gateway's JIT compiler still has to do once its warm-up is over: the gateway jar with the image's JVM
 # flags and warm-up, in front of a comments-service asked straight first (a new replica joins a warm backend), gets
 # real misses from the moment its readiness says UP. Prints the warm-up's own log line, the misses' requests/s in
-# each window of 10 s, and how many methods C2 compiled before ready and in the windows after it
-# (-XX:+PrintCompilation), so that a warm-up change or a JIT flag can be judged by what it leaves for real traffic.
+# each window of 10 s and over their first 5 s against the rest, and how many methods C2 compiled before ready and in
+# the windows after it (-XX:+PrintCompilation), so that a warm-up change or a JIT flag can be judged by what it leaves
+# for real traffic.
 #
 #   flock /tmp/bench.lock bench/cold-compiles.sh [JAVA FLAG...]
 #   e.g. bench/cold-compiles.sh -XX:CICompilerCount=3
@@ -56,6 +57,15 @@ grep -a -o 'Warmed up.*' "$work/gateway.log" || echo "no warm-up line in the log
 echo "Real misses, requests/s in each 10 s from ready:"
 awk -F'\t' '/^[0-9]+\t[0-9]+$/ { window[int(($1 - 1) / 10)] += $2; last = int(($1 - 1) / 10) }
     END { for (i = 0; i < last; i++) printf " %d", window[i] / 10; print "" }' "$work/wrk.txt"
+# The warm-up's aim (docs/request-flow.md#warm-up): the first 5 s at 0.8 of the steady rate, taken here as the mean of
+# the seconds from the 11th on, once the compiler has caught up; the last second, cut short, is left out.
+awk -F'\t' '/^[0-9]+\t[0-9]+$/ { count[$1] = $2; if ($1 > last) last = $1 }
+    END {
+        for (s = 1; s <= 5; s++) first += count[s]
+        for (s = 11; s < last; s++) { later += count[s]; n++ }
+        if (n) printf "First 5 s: %d requests/s, %.2f of the %d from the 11th second on\n", first / 5, first / 5 / (later / n), later / n
+    }' \
+    "$work/wrk.txt"
 # PrintCompilation's lines: milliseconds since the JVM started, the compile id, flags, the tier, the method. The JVM
 # starts a few milliseconds after the java command and readiness is polled every 50 ms, so a compilation in the
 # first moments after ready may count as before it.
