@@ -53,7 +53,8 @@ wrk -t2 -c50 -d"${seconds}s" -s bench/per-second.lua "http://127.0.0.1:$gateway_
     -- "$fresh_base" >"$work/wrk.txt"
 
 echo "Ready after $ready_ms ms (from the java command), flags: ${java_opts[*]} $*"
-grep -a -o 'Warmed up.*' "$work/gateway.log" || echo "no warm-up line in the log"
+# Its one line, whichever way it ended: warmed up, skipped for a bound the start took, or stopped early.
+grep -a -o -E '(Warmed up|No warm-up|The warm-up stopped early).*' "$work/gateway.log" || echo "no warm-up line in the log"
 echo "Real misses, requests/s in each 10 s from ready:"
 awk -F'\t' '/^[0-9]+\t[0-9]+$/ { window[int(($1 - 1) / 10)] += $2; last = int(($1 - 1) / 10) }
     END { for (i = 0; i < last; i++) printf " %d", window[i] / 10; print "" }' "$work/wrk.txt"
