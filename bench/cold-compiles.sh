@@ -58,15 +58,18 @@ grep -a -o -E '(Warmed up|No warm-up|The warm-up stopped early).*' "$work/gatewa
 echo "Real misses, requests/s in each 10 s from ready:"
 awk -F'\t' '/^[0-9]+\t[0-9]+$/ { window[int(($1 - 1) / 10)] += $2; last = int(($1 - 1) / 10) }
     END { for (i = 0; i < last; i++) printf " %d", window[i] / 10; print "" }' "$work/wrk.txt"
-# The warm-up's aim (docs/request-flow.md#warm-up): the first 5 s at 0.8 of the steady rate, taken here as the mean of
-# the seconds from the 11th on, once the compiler has caught up; the last second, cut short, is left out.
-awk -F'\t' '/^[0-9]+\t[0-9]+$/ { count[$1] = $2; if ($1 > last) last = $1 }
-    END {
-        for (s = 1; s <= 5; s++) first += count[s]
-        for (s = 11; s < last; s++) { later += count[s]; n++ }
-        if (n) printf "First 5 s: %d requests/s, %.2f of the %d from the 11th second on\n", first / 5, first / 5 / (later / n), later / n
-    }' \
-    "$work/wrk.txt"
+# The warm-up's aim (docs/request-flow.md#warm-up): the first 5 s at 0.8 of the steady rate, here the mean of the
+# seconds from the 11th on, once the compiler has caught up (the last, cut short, left out); counted and windowed as
+# the benchmark's report does it.
+PYTHONPATH=bench python3 - "$work/wrk.txt" <<'PY'
+import statistics, sys
+from report import WARM_UP_WINDOW, parse_per_second, window_fraction
+counts = parse_per_second(open(sys.argv[1]).read())
+if len(counts) > 11:
+    steady = statistics.mean(counts[10:-1])
+    first = window_fraction(counts, 0, steady)
+    print(f"First {WARM_UP_WINDOW} s: {first * steady:.0f} requests/s, {first:.2f} of the {steady:.0f} from the 11th second on")
+PY
 # PrintCompilation's lines: milliseconds since the JVM started, the compile id, flags, the tier, the method. The JVM
 # starts a few milliseconds after the java command and readiness is polled every 50 ms, so a compilation in the
 # first moments after ready may count as before it.
