@@ -516,7 +516,7 @@ main() {
     build_spring_peer
     if $quick; then
         warm_up_seconds=5 backend_warm_seconds=1 payloads=(single) window_seconds=$quick_seconds paired_rounds=1
-        warm_up_image_settings=(--memcached.warm-up.duration=15s --memcached.warm-up.ready-within=58s)
+        warm_up_image_settings=(--memcached.warm-up.duration=15s)
         WARM_UP_ASKS=fresh
     fi
     local server port ports=("$MEMCACHED_PORT" "$MANAGEMENT_PORT" "$NEAR_CACHE_MANAGEMENT_PORT"
