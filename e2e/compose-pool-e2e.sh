@@ -8,7 +8,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 project=${E2E_PROJECT:-memcached-gateway-pool-e2e}
-compose_files=(-f docker-compose.yml -f docker-compose.pool.yml)
+# Its gateway warms up for 5 s (e2e/short-warm-up.yml): the subject here is the pool.
+compose_files=(-f docker-compose.yml -f docker-compose.pool.yml -f e2e/short-warm-up.yml)
 # shellcheck source=e2e/common.sh
 source e2e/common.sh
 
