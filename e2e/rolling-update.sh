@@ -2,7 +2,8 @@
 # A rolling update: one replica of the previous release and one of this release share one memcached, in front of an
 # origin whose answers carry their resource's version (e2e/rolling_origin.py). The previous release is the last
 # commit before writes left marks ($previous); its gateway jar is built from git in a worktree under target/, which
-# is removed afterwards, and kept under target/rolling-update/ by commit, so that a second run skips that build.
+# is removed afterwards, and kept by commit under ~/.cache/memcached-gateway/rolling-update/ (a commit's jar never
+# changes), so that later runs, from any clone, skip that build.
 # Both gateways run as plain `java -jar` processes with two routes to the origin: /r/** stores bodies (key $uri),
 # /w/** whole answers (key http:$uri). One line per check on stdout:
 #   PASS / FAIL  what holds between the two releases, as docs/operations.md (A write wins) promises; a FAIL fails
@@ -31,8 +32,8 @@ purge_token=rolling-update-purge-token
 # Requests of a coalescing round: one lead, the others split over both replicas.
 round_size=12
 work=$(mktemp -d)
-store=target/rolling-update
-tree=$store/previous-tree
+store=${XDG_CACHE_HOME:-$HOME/.cache}/memcached-gateway/rolling-update
+tree=target/rolling-update/previous-tree
 
 # shellcheck source=scripts/common.sh
 source scripts/common.sh
@@ -59,7 +60,7 @@ previous_jar() {
         printf '%s\n' "$jar"
         return
     fi
-    mkdir -p "$store"
+    mkdir -p "$store" "$(dirname "$tree")"
     drop_tree
     git worktree add --detach -q "$tree" "$commit" >&2 || fail "git could not check $previous out under $tree"
     log "building the previous release's gateway ($previous)"
@@ -71,7 +72,8 @@ previous_jar() {
     fi
     built=$(compgen -G "$tree/gateway/target/gateway-*.jar" | grep -v '\.original$' | head -n 1 || true)
     [ -n "$built" ] || fail "the previous release's build left no jar"
-    cp "$built" "$jar"
+    # Renamed into place, so that a copy cut short is never taken for the jar by a later run.
+    cp "$built" "$jar.$$" && mv "$jar.$$" "$jar"
     drop_tree
     printf '%s\n' "$jar"
 }
