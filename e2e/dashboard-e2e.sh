@@ -8,7 +8,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 project=${E2E_PROJECT:-memcached-gateway-dashboard-e2e}
-# A pool, so that the per-node panels show one node failing while the others serve.
+# A pool, so that the per-node panels show one node failing while the others serve; its gateway warms up for 5 s
+# (e2e/short-warm-up.yml), as the pool's own check's does.
 compose_files=(-f docker-compose.yml -f docker-compose.pool.yml -f e2e/short-warm-up.yml)
 # shellcheck source=e2e/common.sh
 source e2e/common.sh
