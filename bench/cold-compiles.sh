@@ -10,7 +10,9 @@
 #   e.g. bench/cold-compiles.sh -XX:CICompilerCount=3
 #
 # BOUND (58s, as the image) sets memcached.warm-up.duration and ready-within; SECONDS_ASKED (180) how long the misses
-# go on; GATEWAY_JAR another build.
+# go on; GATEWAY_JAR another build. COMPILE_TIMES=1 also records the compilations with Flight Recorder and prints how
+# long C2 was busy before ready and after, how much of that went to compiling a method again, and the
+# deoptimisations that sent methods back to be compiled again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=scripts/common.sh
@@ -38,14 +40,19 @@ next_fresh_base
 wrk -t2 -c50 -d20s -s bench/fresh-ids.lua "http://127.0.0.1:$comments_port/api/v1/comments/" -- "$fresh_base" \
     >/dev/null
 
+recording=()
+# Every compilation's duration, not only those over Flight Recorder's default threshold of a second.
+[ -n "${COMPILE_TIMES:-}" ] &&
+    recording=("-XX:StartFlightRecording=filename=$work/compiles.jfr,settings=default,+jdk.Compilation#threshold=0ms")
 started=$(date +%s%N)
-spawn "$work/gateway.log" "$GATEWAY_JAVA" "${java_opts[@]}" -XX:+PrintCompilation "$@" \
+spawn "$work/gateway.log" "$GATEWAY_JAVA" "${java_opts[@]}" -XX:+PrintCompilation "${recording[@]}" "$@" \
     -jar "${GATEWAY_JAR:-$(jar_of gateway)}" --server.address=127.0.0.1 --server.port="$gateway_port" \
     --management.server.port="$management_port" --comments-service.uri="http://127.0.0.1:$comments_port" \
     --memcached.servers="127.0.0.1:$memcached_port" --memcached.warm-up.duration="$bound" \
     --memcached.warm-up.ready-within="$bound"
 # Polled often: the moment of ready is what the compilations are counted from.
-await_every=0.05 await "http://127.0.0.1:$management_port/actuator/health/readiness" 150 "$spawned" "$work/gateway.log"
+gateway=$spawned
+await_every=0.05 await "http://127.0.0.1:$management_port/actuator/health/readiness" 150 "$gateway" "$work/gateway.log"
 ready_ms=$((($(date +%s%N) - started) / 1000000))
 log "ready after $ready_ms ms; real misses for $seconds s"
 next_fresh_base
@@ -79,3 +86,36 @@ awk -v ready="$ready_ms" '$0 !~ /made not entrant/ && match($0, /^ *[0-9]+ +[0-9
         if (at < ready) { before++ } else { window[int((at - ready) / 10000)]++ }
     }
     END { printf " %d |", before; for (i = 0; i < 6; i++) printf " %d", window[i]; print "" }' "$work/gateway.log"
+[ -n "${COMPILE_TIMES:-}" ] || exit 0
+stop_all "$gateway" # Flight Recorder writes its recording as the JVM exits.
+"$(dirname "$(readlink -f "$GATEWAY_JAVA")")/jfr" print --json --events jdk.Compilation,jdk.Deoptimization \
+    "$work/compiles.jfr" >"$work/compiles.json"
+python3 - "$work/compiles.json" "$((started / 1000000))" "$ready_ms" <<'PY'
+import collections, datetime, json, re, sys
+events = json.load(open(sys.argv[1]))["recording"]["events"]
+started, ready = int(sys.argv[2]) / 1000, int(sys.argv[3]) / 1000
+
+def phase(event):  # its start against ready; the timestamps carry nanoseconds, which Python does not parse
+    stamp = re.sub(r"(\.\d{6})\d*", r"\1", event["values"]["startTime"]).replace("Z", "+00:00")
+    return "before" if datetime.datetime.fromisoformat(stamp).timestamp() - started < ready else "after"
+
+def seconds(event):
+    minutes, secs = re.fullmatch(r"PT(?:(\d+)M)?([\d.]+)S", event["values"]["duration"]).groups()
+    return int(minutes or 0) * 60 + float(secs)
+
+compiled, busy, again = set(), collections.Counter(), collections.Counter()
+for event in sorted((e for e in events if e["type"] == "jdk.Compilation" and e["values"]["compileLevel"] == 4),
+                    key=lambda e: e["values"]["compileId"]):
+    name = event["values"]["method"]["type"]["name"] + "::" + event["values"]["method"]["name"]
+    busy[phase(event)] += seconds(event)
+    if name in compiled:
+        again[phase(event)] += seconds(event)
+    compiled.add(name)
+print(f"C2 busy before ready: {busy['before']:.1f} s of the {ready:.1f} s, {again['before']:.1f} s of it compiling "
+      f"a method again; after ready: {busy['after']:.1f} s, {again['after']:.1f} s again")
+for when in ("before", "after"):
+    reasons = collections.Counter(e["values"]["reason"] for e in events
+                                  if e["type"] == "jdk.Deoptimization" and phase(e) == when)
+    print(f"Deoptimisations {when} ready: {sum(reasons.values())},",
+          ", ".join(f"{reason} {count}" for reason, count in reasons.most_common(4)))
+PY
