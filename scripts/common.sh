@@ -194,8 +194,8 @@ wrk_field() {
 
 # image_jvm: GATEWAY_JAVA and GATEWAY_JAVA_OPTS, where the caller has not set them, for a gateway run as its image
 # runs it (gateway/Dockerfile): Java 25 where the machine has Temurin's, the image's G1 settings with the heap that
-# 55% of its 512 MB limit gives, committed from the start, Reactor Netty on NIO, and the image's Java 25 options,
-# which a Java before 24 refuses.
+# 55% of its 512 MB limit gives, committed from the start, Reactor Netty on NIO, C2's smaller inlining bound, and the
+# image's Java 25 options, which a Java before 24 refuses.
 image_jvm() {
     local temurin25=/usr/lib/jvm/temurin-25-jdk-amd64/bin/java feature
     if [ -z "${GATEWAY_JAVA:-}" ]; then
@@ -204,7 +204,7 @@ image_jvm() {
     if [ -z "${GATEWAY_JAVA_OPTS+set}" ]; then
         GATEWAY_JAVA_OPTS="-XX:+UseG1GC -Xms281m -Xmx281m -XX:MaxHeapFreeRatio=100 -XX:NewRatio=1 -XX:SurvivorRatio=3"
         GATEWAY_JAVA_OPTS+=" -XX:TargetSurvivorRatio=80 -XX:TrimNativeHeapInterval=5000 -XX:+ExitOnOutOfMemoryError"
-        GATEWAY_JAVA_OPTS+=" -Dreactor.netty.native=false"
+        GATEWAY_JAVA_OPTS+=" -Dreactor.netty.native=false -XX:InlineSmallCode=1000"
         feature=$("$GATEWAY_JAVA" -XshowSettings:properties -version 2>&1 |
             awk '/java.specification.version/ { print $3 }')
         if [ "${feature:-0}" -ge 24 ]; then
