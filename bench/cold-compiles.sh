@@ -106,7 +106,8 @@ def seconds(event):
 compiled, busy, again = set(), collections.Counter(), collections.Counter()
 for event in sorted((e for e in events if e["type"] == "jdk.Compilation" and e["values"]["compileLevel"] == 4),
                     key=lambda e: e["values"]["compileId"]):
-    name = event["values"]["method"]["type"]["name"] + "::" + event["values"]["method"]["name"]
+    method = event["values"]["method"]  # an overload, or a compilation on stack replacement, is another method
+    name = (method["type"]["name"], method["name"], method["descriptor"], event["values"]["isOsr"])
     busy[phase(event)] += seconds(event)
     if name in compiled:
         again[phase(event)] += seconds(event)
