@@ -108,9 +108,10 @@ for event in sorted((e for e in events if e["type"] == "jdk.Compilation" and e["
                     key=lambda e: e["values"]["compileId"]):
     method = event["values"]["method"]  # an overload, or a compilation on stack replacement, is another method
     name = (method["type"]["name"], method["name"], method["descriptor"], event["values"]["isOsr"])
-    busy[phase(event)] += seconds(event)
+    when, took = phase(event), seconds(event)
+    busy[when] += took
     if name in compiled:
-        again[phase(event)] += seconds(event)
+        again[when] += took
     compiled.add(name)
 print(f"C2 busy before ready: {busy['before']:.1f} s of the {ready:.1f} s, {again['before']:.1f} s of it compiling "
       f"a method again; after ready: {busy['after']:.1f} s, {again['after']:.1f} s again")
