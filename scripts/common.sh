@@ -195,7 +195,7 @@ wrk_field() {
 # image_jvm: GATEWAY_JAVA and GATEWAY_JAVA_OPTS, where the caller has not set them, for a gateway run as its image
 # runs it (gateway/Dockerfile): Java 25 where the machine has Temurin's, the image's G1 settings with the heap that
 # 55% of its 512 MB limit gives, committed from the start, Reactor Netty on NIO, C2's smaller inlining bound, and the
-# image's Java 25 options, which a Java before 24 refuses.
+# image's Java 25 options, which a Java before 24 refuses. bench/test_image_jvm.py checks that the two lists agree.
 image_jvm() {
     local temurin25=/usr/lib/jvm/temurin-25-jdk-amd64/bin/java feature
     if [ -z "${GATEWAY_JAVA:-}" ]; then
