@@ -117,13 +117,15 @@ def package(event):
 def where(event):
     return f'{method(event)}:{event["values"]["lineNumber"]} {event["values"]["reason"]}'
 
+for event in events:  # read once: each event is counted in more than one figure below
+    event["phase"] = phase(event)
 c2 = sorted((e for e in events if e["type"] == "jdk.Compilation" and e["values"]["compileLevel"] == 4),
             key=lambda e: e["values"]["compileId"])
 compiled, busy, again = set(), collections.Counter(), collections.Counter()
 for event in c2:
     signature = event["values"]["method"]  # an overload, or a compilation on stack replacement, is another method
     name = (signature["type"]["name"], signature["name"], signature["descriptor"], event["values"]["isOsr"])
-    when, took = phase(event), seconds(event)
+    when, took = event["phase"], seconds(event)
     busy[when] += took
     if name in compiled:
         again[when] += took
@@ -132,13 +134,13 @@ print(f"Ready after {ready:.1f} s. C2 busy, and of that compiling a method again
       "; ".join(f"{when} {busy[when]:.1f} s, {again[when]:.1f} s" for when in PHASES))
 deopts = [e for e in events if e["type"] == "jdk.Deoptimization"]
 for when in PHASES:
-    reasons = collections.Counter(e["values"]["reason"] for e in deopts if phase(e) == when)
+    reasons = collections.Counter(e["values"]["reason"] for e in deopts if e["phase"] == when)
     print(f"Deoptimisations {when}: {sum(reasons.values())},",
           ", ".join(f"{reason} {count}" for reason, count in reasons.most_common(4)))
 # What the warm-up left for the first real requests: code its own requests did not run, not often enough, or not the
 # way the real route does; the deoptimised methods name the branches.
-first_c2 = [e for e in c2 if phase(e) == PHASES[1]]
-first_deopts = [e for e in deopts if phase(e) == PHASES[1]]
+first_c2 = [e for e in c2 if e["phase"] == PHASES[1]]
+first_deopts = [e for e in deopts if e["phase"] == PHASES[1]]
 for label, chosen, key, top in (("C2 compilations by package", first_c2, package, 10),
                                 ("C2 compiled", first_c2, method, 30),
                                 ("Deoptimised", first_deopts, where, 15)):
