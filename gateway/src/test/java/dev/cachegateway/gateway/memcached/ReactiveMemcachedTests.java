@@ -16,13 +16,18 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.junit.jupiter.Container;
 import org.testcontainers.junit.jupiter.Testcontainers;
 import reactor.test.StepVerifier;
 
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+
 @Testcontainers
 @RunsAlone
+@ExtendWith(OutputCaptureExtension.class)
 class ReactiveMemcachedTests {
 
     @Container
@@ -124,7 +129,12 @@ class ReactiveMemcachedTests {
     void timesOutALookupThatMemcachedDoesNotAnswer() {
         memcached.getDockerClient().pauseContainerCmd(memcached.getContainerId()).exec();
         try {
-            StepVerifier.create(client.get("/slow")).expectError(TimeoutException.class).verify(Duration.ofSeconds(5));
+            // Which of the judge's reasons depends on when spymemcached's thread last
+            // woke; any one says why memcached, not the gateway, is blamed.
+            StepVerifier.create(client.get("/slow"))
+                .expectErrorSatisfies(timeout -> assertThat(timeout).isInstanceOf(TimeoutException.class)
+                    .hasMessageMatching("memcached did not answer within 500 ms: \\w.+"))
+                .verify(Duration.ofSeconds(5));
         }
         finally {
             memcached.getDockerClient().unpauseContainerCmd(memcached.getContainerId()).exec();
@@ -132,7 +142,7 @@ class ReactiveMemcachedTests {
     }
 
     @Test
-    void opensTheCircuitAfterRepeatedFailuresAndThenFailsWithoutAskingMemcached() {
+    void opensTheCircuitAfterRepeatedFailuresAndThenFailsWithoutAskingMemcached(CapturedOutput output) {
         memcached.getDockerClient().pauseContainerCmd(memcached.getContainerId()).exec();
         try {
             for (int i = 0; i < 10; i++) {
@@ -141,6 +151,8 @@ class ReactiveMemcachedTests {
                     .verify(Duration.ofSeconds(5));
             }
             assertThat(client.servers().get(0).circuitBreaker()).isEqualTo(CircuitBreaker.State.OPEN);
+            assertThat(output).contains("circuit breaker CLOSED -> OPEN: it keeps failing (the last failure: "
+                    + "java.util.concurrent.TimeoutException: memcached did not answer within 500 ms: ");
             long attempts = meters.get("memcached.operations")
                 .tag("operation", "get")
                 .timers()

@@ -115,20 +115,8 @@ public class MemcachedClientConfiguration {
 
     private static CircuitBreaker breaker(CircuitBreakerRegistry registry, ServerAddress server) {
         CircuitBreaker breaker = registry.circuitBreaker(server.text());
-        breaker.getEventPublisher()
-            .onStateTransition(event -> logger.warn("memcached {} circuit breaker {} -> {}: {}", server,
-                    event.getStateTransition().getFromState(), event.getStateTransition().getToState(),
-                    describe(event.getStateTransition())));
+        BreakerTransitionLog.follow(breaker, server);
         return breaker;
-    }
-
-    private static String describe(CircuitBreaker.StateTransition transition) {
-        return switch (transition.getToState()) {
-            case OPEN -> "it keeps failing; its keys go straight to the backend";
-            case HALF_OPEN -> "trying it again";
-            case CLOSED -> "it answers again; lookups of its keys resume";
-            default -> "";
-        };
     }
 
     private static CustomizableThreadFactory daemonThreads(String prefix) {

@@ -168,16 +168,28 @@ class DeadlineJudgeTests {
 
     @Test
     void blamesMemcachedWhenTheGatewayReadAllItSentSinceTheOldestOperationWasDue() {
-        assertThat(judge.judge(start, start + 100 * MS, progress(false, Progress.UNKNOWN, neverAnswered, Reading.LATE))
-            .outcome()).isEqualTo(Outcome.MEMCACHED_TIMEOUT);
+        Verdict verdict = judge.judge(start, start + 100 * MS,
+                progress(false, Progress.UNKNOWN, neverAnswered, Reading.LATE));
+
+        assertThat(verdict.outcome()).isEqualTo(Outcome.MEMCACHED_TIMEOUT);
+        assertThat(verdict.why()).contains("read all that memcached sent");
     }
 
     @Test
     void blamesMemcachedWhenTheGatewaysReaderSitsWaitingForIt() {
-        assertThat(
-                judge.judge(start, start + 100 * MS, progress(false, Progress.UNKNOWN, neverAnswered, Reading.SILENT))
-                    .outcome())
-            .isEqualTo(Outcome.MEMCACHED_TIMEOUT);
+        Verdict verdict = judge.judge(start, start + 100 * MS,
+                progress(false, Progress.UNKNOWN, neverAnswered, Reading.SILENT));
+
+        assertThat(verdict.outcome()).isEqualTo(Outcome.MEMCACHED_TIMEOUT);
+        assertThat(verdict.why()).contains("reader waited");
+    }
+
+    @Test
+    void saysWhyItBlamesMemcachedWhenTheConnectionCannotSay() {
+        Verdict verdict = judge.judge(start, start + 100 * MS, sentAtOnce);
+
+        assertThat(verdict.why()).contains("could not say");
+        assertThat(judge.judge(start, start + 100 * MS, answered).why()).isEmpty();
     }
 
     @Test

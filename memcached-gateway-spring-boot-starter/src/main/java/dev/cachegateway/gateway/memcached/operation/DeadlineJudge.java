@@ -92,9 +92,34 @@ public final class DeadlineJudge {
 
     }
 
-    /** The outcome, and for {@link Outcome#WAIT} how long to wait. */
-    public record Verdict(Outcome outcome, long waitNanos) {
+    /**
+     * The outcome, for {@link Outcome#WAIT} how long to wait, and for
+     * {@link Outcome#MEMCACHED_TIMEOUT} why memcached is to blame, which is what tells an
+     * operator a slow memcached from a gateway too busy to read it.
+     */
+    public record Verdict(Outcome outcome, long waitNanos, String why) {
+
+        Verdict(Outcome outcome, long waitNanos) {
+            this(outcome, waitNanos, "");
+        }
+
+        private static Verdict memcachedTimeout(String why) {
+            return new Verdict(Outcome.MEMCACHED_TIMEOUT, 0, why);
+        }
+
     }
+
+    private static final Verdict UNANSWERED_AFTER_READING = Verdict
+        .memcachedTimeout("the gateway had read all that memcached sent since it was due");
+
+    private static final Verdict SILENT_WHILE_WAITED_FOR = Verdict
+        .memcachedTimeout("memcached sent nothing while the gateway's reader waited for it");
+
+    private static final Verdict UNSURE = Verdict
+        .memcachedTimeout("its connection could not say, and memcached was not being heard catching up");
+
+    private static final Verdict SILENT_THROUGHOUT = Verdict
+        .memcachedTimeout("memcached answered nothing through the longest wait");
 
     private final long timeoutNanos;
 
@@ -140,10 +165,11 @@ public final class DeadlineJudge {
         long memcachedHad = memcachedHad(startNanos, nowNanos, sentAt);
         if (memcachedHad >= timeoutNanos) {
             return switch (progress.reading(nowNanos, stalls)) {
-                case LATE, SILENT -> new Verdict(Outcome.MEMCACHED_TIMEOUT, 0);
+                case LATE -> UNANSWERED_AFTER_READING;
+                case SILENT -> SILENT_WHILE_WAITED_FOR;
                 case ON_TIME, BEHIND -> gatewaysDelay(startNanos, nowNanos, progress, true, minimumStallNanos);
                 case UNKNOWN -> catchingUp(nowNanos, elapsed, progress.lastAnswerAt())
-                        ? new Verdict(Outcome.WAIT, minimumStallNanos) : new Verdict(Outcome.MEMCACHED_TIMEOUT, 0);
+                        ? new Verdict(Outcome.WAIT, minimumStallNanos) : UNSURE;
             };
         }
         return gatewaysDelay(startNanos, nowNanos, progress, false, timeoutNanos - memcachedHad);
@@ -161,7 +187,7 @@ public final class DeadlineJudge {
         long sentAt = progress.sentAt();
         boolean memcachedFailed = !connectionExcused && silentThroughout(startNanos, sentAt,
                 memcachedHad(startNanos, nowNanos, sentAt), progress.lastAnswerAt());
-        return new Verdict(memcachedFailed ? Outcome.MEMCACHED_TIMEOUT : Outcome.GATEWAY_DELAY, 0);
+        return memcachedFailed ? SILENT_THROUGHOUT : new Verdict(Outcome.GATEWAY_DELAY, 0);
     }
 
     // After a pause the gateway has a backlog of memcached's answers to read, while

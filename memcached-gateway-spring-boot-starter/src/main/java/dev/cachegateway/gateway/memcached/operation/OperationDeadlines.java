@@ -105,7 +105,7 @@ public final class OperationDeadlines implements AutoCloseable {
                 return;
             }
             switch (verdict.outcome()) {
-                case MEMCACHED_TIMEOUT -> onExpiry.accept(new TimeoutException(message));
+                case MEMCACHED_TIMEOUT -> onExpiry.accept(new TimeoutException(message + ": " + verdict.why()));
                 case GATEWAY_DELAY -> onExpiry.accept(new GatewayDelayException((now - start) / 1_000_000));
                 case WAIT, ANSWERED -> schedule(verdict.waitNanos());
             }
