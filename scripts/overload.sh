@@ -2,8 +2,9 @@
 # Hits under overload: the gateway and nginx's memcached_pass in front of the same memcached, each driven by wrk
 # with 50, 1,000 and 4,000 connections over 300 preloaded paths. It prints a table of requests per second, the
 # gateway's CPU time per request (which the load generator's share of the same cores does not move), p99,
-# wrk's timeouts, non-2xx answers and, for the gateway, the lookups counted as memcached errors, the circuit breaker's
-# transitions, the operations given up as the gateway's own delay, the requests shed with a 503 and the full
+# wrk's timeouts, non-2xx answers and, for the gateway, the lookups counted as memcached errors (those its open
+# breaker refused among them), the operations that failed as memcached's (a timeout judged memcached's, which is what
+# opens the breaker), the circuit breaker's transitions, the operations given up as the gateway's own delay, the requests shed with a 503 and the full
 # collections (G1's fallback when the old generation fills, which stops every request). The gateway runs with the
 # image's JVM flags: the heap that MaxRAMPercentage=55 gives under its 512 MB limit, and its GC. Targets: at 4,000
 # connections hits at 0.85 of the 50-connection rate or better, no full collection, no lookup counted as an error,
@@ -19,7 +20,7 @@
 # GATEWAY_IMAGE_OPTS adds JVM flags to the image's own, through JDK_JAVA_OPTIONS (the java launcher puts
 # them on its command line, where they win over the image's JAVA_TOOL_OPTIONS; setting that would replace them all).
 # GATEWAY_JAR runs another build of the gateway, CONNECTIONS and DURATION (s) change the runs, WARM_UP (s) the warm-up
-# before them, LABEL names them.
+# before them, LABEL names them, GATEWAY_LOG=FILE keeps the gateway's log.
 #
 # HEAP_HISTOGRAM=DIR looks at what the connections keep alive: halfway through each of the gateway's runs it writes
 # into DIR the live objects' histogram (jcmd GC.class_histogram, which runs a full collection of its own, left out of
@@ -68,6 +69,7 @@ cleanup() {
     local status=$?
     if [ -n "$image" ]; then docker rm -f "$container" >/dev/null 2>&1 || true; fi
     if [ -n "$histograms" ]; then cp "$work/gateway.log" "$histograms/" 2>/dev/null || true; fi
+    if [ -n "${GATEWAY_LOG:-}" ]; then cp "$work/gateway.log" "$GATEWAY_LOG" 2>/dev/null || true; fi
     finish "$status" "$work" "${pids[@]}"
 }
 trap cleanup EXIT INT TERM
@@ -191,11 +193,12 @@ per_connection() {
 # run TARGET URL CONNECTIONS: one wrk run and its row of the table.
 run() {
     local target=$1 url=$2 conns=$3 out="$work/wrk-$1-$3.txt" errors=0 trans=0 delayed=0 shed=0 timeouts cpu=0
-    local per_request=- full=0 looking=
+    local per_request=- full=0 failed=0 looking=
     if [ "$target" = gateway ]; then
         full=$(full_gcs)
         cpu=$(gateway_cpu)
         errors=$(prometheus memcached_cache_lookups_total 'result="error"')
+        failed=$(prometheus memcached_operations_seconds_count 'outcome="failure"')
         delayed=$(prometheus memcached_operations_delayed_total)
         shed=$(prometheus gateway_overload_rejected_total)
         trans=$(transitions)
@@ -217,15 +220,17 @@ run() {
         per_request=$(awk -v cpu="$cpu" -v requests="$(wrk_field "$out" requests)" \
             'BEGIN { if (requests > 0) printf "%.0f", cpu / requests }')
         errors=$(($(prometheus memcached_cache_lookups_total 'result="error"') - errors))
+        failed=$(($(prometheus memcached_operations_seconds_count 'outcome="failure"') - failed))
         delayed=$(($(prometheus memcached_operations_delayed_total) - delayed))
         shed=$(($(prometheus gateway_overload_rejected_total) - shed))
         trans=$(($(transitions) - trans))
         full=$(($(full_gcs) - full))
     fi
-    printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$target" "$conns" \
+    printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$target" "$conns" \
         "$(awk -v rate="$(wrk_field "$out" rate)" 'BEGIN { if (rate != "") printf "%.0f", rate }')" "$per_request" "$(wrk_field "$out" p99)" "${timeouts:-0}" \
         "$(wrk_field "$out" non-2xx | grep . || echo 0)" \
-        "$([ "$target" = gateway ] && echo "$errors" || echo -)" "$([ "$target" = gateway ] && echo "$trans" || echo -)" \
+        "$([ "$target" = gateway ] && echo "$errors" || echo -)" "$([ "$target" = gateway ] && echo "$failed" || echo -)" \
+        "$([ "$target" = gateway ] && echo "$trans" || echo -)" \
         "$([ "$target" = gateway ] && echo "$delayed" || echo -)" "$([ "$target" = gateway ] && echo "$shed" || echo -)" \
         "$([ "$target" = gateway ] && echo "$full" || echo -)"
 }
@@ -239,8 +244,8 @@ wrk -t2 -c200 -d"${warm_up}s" -s scripts/overload-paths.lua "$gateway" -- "$path
 echo
 echo "Hits under overload, gateway with ${label}: wrk -t2 -d${duration}s over $paths cached paths"
 echo
-echo "| target | connections | req/s | gateway CPU µs/req | p99 | timeouts | non-2xx | lookups as errors | breaker transitions | delayed ops | shed (503) | full GCs |"
-echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
+echo "| target | connections | req/s | gateway CPU µs/req | p99 | timeouts | non-2xx | lookups as errors | failed ops | breaker transitions | delayed ops | shed (503) | full GCs |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 for conns in "${connections[@]}"; do
     run gateway "$gateway" "$conns"
     run nginx "http://127.0.0.1:$nginx_port" "$conns"
