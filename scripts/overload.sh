@@ -4,11 +4,11 @@
 # gateway's CPU time per request (which the load generator's share of the same cores does not move), p99,
 # wrk's timeouts, non-2xx answers and, for the gateway, the lookups counted as memcached errors (those its open
 # breaker refused among them), the operations that failed as memcached's (a timeout judged memcached's, which is what
-# opens the breaker), the circuit breaker's transitions, the operations given up as the gateway's own delay, the requests shed with a 503 and the full
-# collections (G1's fallback when the old generation fills, which stops every request). The gateway runs with the
-# image's JVM flags: the heap that MaxRAMPercentage=55 gives under its 512 MB limit, and its GC. Targets: at 4,000
-# connections hits at 0.85 of the 50-connection rate or better, no full collection, no lookup counted as an error,
-# no breaker opened, only 200s or deliberate 503s.
+# opens the breaker), the circuit breaker's transitions, the operations given up as the gateway's own delay, the
+# requests shed with a 503 and the full collections (G1's fallback when the old generation fills, which stops every
+# request). The gateway runs with the image's JVM flags: the heap that MaxRAMPercentage=55 gives under its 512 MB
+# limit, and its GC. Targets: at 4,000 connections hits at 0.85 of the 50-connection rate or better, no full
+# collection, no lookup counted as an error, no breaker opened, only 200s or deliberate 503s.
 #
 #   flock /tmp/ports.lock scripts/overload.sh   (needs memcached, wrk and nginx, from Debian's packages, and the jars)
 #

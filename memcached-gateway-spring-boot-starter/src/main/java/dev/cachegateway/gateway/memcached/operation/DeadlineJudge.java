@@ -94,8 +94,8 @@ public final class DeadlineJudge {
 
     /**
      * The outcome, for {@link Outcome#WAIT} how long to wait, and for
-     * {@link Outcome#MEMCACHED_TIMEOUT} why memcached is to blame, which is what tells an
-     * operator a slow memcached from a gateway too busy to read it.
+     * {@link Outcome#MEMCACHED_TIMEOUT} what showed memcached to be late rather than the
+     * gateway behind: the evidence an operator reads in the timeout's message.
      */
     public record Verdict(Outcome outcome, long waitNanos, String why) {
 
