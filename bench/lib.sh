@@ -153,6 +153,47 @@ record_cpu() {
     done
 }
 
+# sample_cpu OUTPUT NAME...: in the background until stopped, once a second and once more when stopped, the
+# milliseconds since its first reading and the CPU ticks (user plus system) so far of each measured process named,
+# tab-separated under a header line naming them; its pid in $spawned and $pids. The warm-up case gauges the
+# machine's speed by them (report.py).
+sample_cpu() {
+    local output=$1 name entry line pid stat started
+    local watched=()
+    shift
+    for name in "$@"; do
+        for entry in "${measured[@]}"; do
+            if [ "${entry% *}" = "$name" ]; then watched+=("${entry##* }"); fi
+        done
+    done
+    [ "${#watched[@]}" -eq $# ] || fail "sample_cpu: not every one of $* is measured"
+    {
+        printf 'ms'
+        printf '\t%s' "$@"
+        printf '\n'
+        reading() {
+            local now
+            now=$(date +%s%N)
+            started=${started:-$now}
+            line=$(((now - started) / 1000000))
+            for pid in "${watched[@]}"; do
+                read -ra stat 2>/dev/null <"/proc/$pid/stat" || stat=()
+                line+=$'\t'$((${stat[13]:-0} + ${stat[14]:-0}))
+            done
+            printf '%s\n' "$line"
+        }
+        # A last reading when stopped, so that the samples reach the end of what they watched.
+        trap 'reading; exit 0' TERM
+        while :; do
+            reading
+            sleep 1 &
+            wait $!
+        done
+    } >"$output" &
+    spawned=$!
+    pids+=("$spawned")
+}
+
 # --- measuring ------------------------------------------------------------------------------------------------
 
 # run_tool OUTPUT TOOL URL [ASKS [SECONDS [SCRIPT]]]: one run of ab, ab -k or wrk (for SECONDS), its output in

@@ -75,6 +75,15 @@ WARM_UP_FIRST_LEAST = 0.8
 WARM_UP_LATER_LEAST = 0.8
 WARM_UP_LATER_FROM = 5
 READY_MOST_SECONDS = 60
+# The process whose CPU per request gauges how fast the machine ran in each warm-up window: one that the gateway's
+# requests keep busy and that does not warm up itself. The pass-through reaches comments-service only (asked for 20 s
+# before the gateway starts); hits and real misses reach memcached. On these cores the machine runs in phases up to a
+# quarter slower for a minute at a time, in which every process spends that much more CPU per request
+# (bench/README.md, "The machine's slow phases").
+WARM_UP_GAUGES = {"no_cache": "comments-service"}
+WARM_UP_GAUGE = "memcached"
+# The cold gateway's name in cpu.tsv and its samples.
+WARM_UP_GATEWAY = "warm-up-gateway"
 
 
 INTRO = """\
@@ -220,12 +229,26 @@ class Run:
         # (name, label, milliseconds to ready, [answers in each second], steady case id).
         self.warm_ups = [(name, label, int(ready), parse_per_second((self.directory / output).read_text()), case)
                          for name, label, ready, output, case in _rows(self.directory / "warm-up.tsv", 5)]
+        # {warm-up name: [(seconds since its first request, {process: CPU ticks so far})]}, from sample_cpu.
+        self.warm_up_cpu = {name: _cpu_samples(self.directory / f"out/warm-up-{name}-cpu.tsv")
+                            for name, _, _, _, _ in self.warm_ups}
         # (numerator case id, denominator case id, [its requests/s per round], [the other's]), from paired_rounds.
         self.paired = [(a, b, [float(rps) for rps in a_rps.split(",")], [float(rps) for rps in b_rps.split(",")])
                        for a, b, a_rps, b_rps in _rows(self.directory / "paired.tsv", 4)]
         self.cases = {}
         for case, label, _, _ in self.measurements:
             self.cases.setdefault(case, label)
+
+    def steady_cpu_per_request(self, case, process):
+        """A process's CPU seconds per request over a steady.tsv case's last window, or None: its ticks in cpu.tsv
+        over the requests of out/<case>.wrk.txt."""
+        ticks = {when: int(value) for measured, when, name, value in _rows(self.directory / "cpu.tsv", 4)
+                 if measured == case and name == process}
+        output = self.directory / f"out/{case}.wrk.txt"
+        if len(ticks) < 2 or not output.exists():
+            return None
+        requests = parse_wrk(output.read_text())["requests"]
+        return (ticks["after"] - ticks["before"]) / int(self.setup["clock_ticks"]) / requests if requests else None
 
     def steady_rps(self, case):
         """(requests/s of a steady.tsv case's last window, steady|cap|quick), or (None, None)."""
@@ -252,7 +275,8 @@ class Run:
             by_name = ticks.setdefault((case, when), {})
             # nginx runs twice under one name: its CPU time is both together.
             by_name[name] = by_name.get(name, 0) + int(value)
-            if when == "after":
+            # The warm-up's cold gateway is measured in its steady window only, which is not a case of the table.
+            if when == "after" and case in self.cases:
                 names.setdefault(name, None)
         hertz = int(self.setup["clock_ticks"])
         requests = {case: result["requests"] for case, _, tool, result in self.measurements
@@ -292,6 +316,16 @@ class Run:
             elif tool == "wrk" and result["socket_errors"]:
                 notes.append(f"{label} (wrk): wrk {result['socket_errors']}")
         return notes
+
+
+def _cpu_samples(path):
+    """sample_cpu's lines, [(seconds, {process: ticks})]; none if it did not run."""
+    if not path.exists():
+        return []
+    header, *lines = path.read_text().splitlines()
+    names = header.split("\t")[1:]
+    return [(int(fields[0]) / 1000, dict(zip(names, map(int, fields[1:]))))
+            for fields in (line.split("\t") for line in lines) if len(fields) == len(names) + 1]
 
 
 def _table(header, align, rows):
@@ -483,6 +517,87 @@ def targets_section(run):
                      ["---", "---", "---:", "---:", "---"], rows))
 
 
+def warm_up_gauge(name):
+    """The process that gauges the machine's speed in a warm-up: by what its name says the gateway was asked."""
+    return next((gauge for asks, gauge in WARM_UP_GAUGES.items() if name.endswith(asks)), WARM_UP_GAUGE)
+
+
+def _ticks_at(samples, process, second):
+    """A process's CPU ticks at a moment, between the two samples around it; None outside the samples."""
+    for (start, before), (end, after) in zip(samples, samples[1:]):
+        if start <= second <= end and end > start:
+            return before[process] + (after[process] - before[process]) * (second - start) / (end - start)
+    return None
+
+
+def _window_cpu_per_request(run, name, counts, process, start):
+    """A process's CPU seconds per request in the WARM_UP_WINDOW seconds of a warm-up from second start on; None
+    where it was not sampled."""
+    samples = run.warm_up_cpu.get(name, [])
+    if not samples or process not in samples[0][1]:
+        return None
+    first, last = _ticks_at(samples, process, start), _ticks_at(samples, process, start + WARM_UP_WINDOW)
+    requests = sum(counts[start:start + WARM_UP_WINDOW])
+    if first is None or last is None or not requests or last <= first:
+        return None
+    return (last - first) / int(run.setup["clock_ticks"]) / requests
+
+
+def machine_speed(run, name, counts, case, start):
+    """How fast the machine ran in the WARM_UP_WINDOW seconds from second start on: the gauge's CPU per request
+    while steady over its CPU per request in that window, below 1 when it ran slower; None if the run has no such
+    figures. A gateway slow for its own reasons wakes the gauge for fewer requests at a time, which costs the gauge
+    more per request too: read it beside gateway_own_cost."""
+    steady = run.steady_cpu_per_request(case, warm_up_gauge(name))
+    window = _window_cpu_per_request(run, name, counts, warm_up_gauge(name), start)
+    return steady / window if steady and window else None
+
+
+def gateway_own_cost(run, name, counts, case, start):
+    """The gateway's CPU per request over the gauge's in that window, against the same while steady: 1 when the
+    gateway spends as much of its own per request as once steady, however fast the machine ran; above 1 while its
+    code or its state still costs it more. None if the run has no such figures."""
+    gauge = warm_up_gauge(name)
+    steady_gateway, steady_gauge = (run.steady_cpu_per_request(case, process) for process in (WARM_UP_GATEWAY, gauge))
+    gateway, window_gauge = (_window_cpu_per_request(run, name, counts, process, start)
+                             for process in (WARM_UP_GATEWAY, gauge))
+    if not (steady_gateway and steady_gauge and gateway and window_gauge):
+        return None
+    return gateway / window_gauge / (steady_gateway / steady_gauge)
+
+
+WARM_UP_SPEED = """
+The machine's speed and the gateway's own cost in each 5 s window, as "speed / own", by a gauge: memcached for hits
+and real misses, comments-service for the pass-through. Speed is the CPU a request cost the gauge while the gateway
+was steady over what it cost in that window (below 1: the machine ran slower, or the gateway woke the gauge for
+fewer requests at a time); own is the gateway's CPU per request over the gauge's, against the same while steady (1:
+the gateway spent as much of its own per request as once steady, however fast the machine ran; above 1: its code or
+its state still cost it more). On these cores the machine runs in phases up to a quarter slower for a minute at a
+time (bench/README.md, "The machine's slow phases").
+
+"""
+
+
+def warm_up_speed_table(run):
+    """Each warm-up's gauge and, for each 5 s window, its speed and the gateway's own cost; empty if the run
+    sampled no gauge."""
+    seconds = int(run.setup.get("warm_up_seconds", 60))
+    starts = range(0, seconds - WARM_UP_WINDOW + 1, WARM_UP_WINDOW)
+    rows = []
+    for name, label, _, counts, case in run.warm_ups:
+        cells = [(machine_speed(run, name, counts, case, start), gateway_own_cost(run, name, counts, case, start))
+                 for start in starts]
+        if not any(speed for speed, _ in cells):
+            continue
+        rows.append([label, warm_up_gauge(name)]
+                    + [f"{_fraction_text(speed)} / {_fraction_text(own)}" for speed, own in cells])
+    if not rows:
+        return ""
+    return (WARM_UP_SPEED
+            + _table(["gateway", "gauge"] + [f"{start}-{start + WARM_UP_WINDOW} s" for start in starts],
+                     ["---", "---"] + ["---:"] * len(starts), rows))
+
+
 def warm_up_section(run):
     """Start to ready, the first 5 s second by second, and each later 5 s window, as fractions of steady."""
     if not run.warm_ups:
@@ -513,6 +628,7 @@ def warm_up_section(run):
         parts += ["\nLater windows of 5 s:\n\n",
                   _table(["gateway"] + [f"{start}-{start + WARM_UP_WINDOW} s" for start in windows],
                          ["---"] + ["---:"] * len(windows), window_rows)]
+    parts.append(warm_up_speed_table(run))
     return "".join(parts)
 
 

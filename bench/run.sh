@@ -414,10 +414,19 @@ warm_up() {
     # The hit's item is in memcached once the gateway cases ran; if they did not, it is stored now, a request or two.
     if [ "$asks" = cached ]; then prime warm-up "$url"; fi
     log "warm-up ($label): ready after $ready ms; ${warm_up_asks[$asks]} for $warm_up_seconds s"
+    # The gateway's CPU, memcached's and comments-service's through the minute and while steady: how fast the
+    # machine ran in each window, and what the gateway spent of its own (report.py, warm_up_speed_table).
+    case $name in
+        image-*) measured+=("warm-up-gateway $(docker inspect -f '{{.State.Pid}}' "bench-warm-up-$$")") ;;
+        *) measured+=("warm-up-gateway $pid") ;;
+    esac
+    sample_cpu "$work/out/warm-up-$name-cpu.tsv" warm-up-gateway memcached comments-service
     run_tool "$work/$output" wrk "$url" "$asks" "$warm_up_seconds" per-second.lua
+    stop_all "$spawned"
     checked "warm-up ($label)" warm-up wrk "$work/$output"
     # Counted as the first 60 s were: wrk's count in Lua takes 2-3% of a hit's requests/s on these cores.
     until_steady "warm-up-$name" "warm-up ($label), steady" warm-up "$url" "$asks" per-second.lua
+    unset 'measured[-1]'
     printf '%s\t%s\t%s\t%s\t%s\n' "$name" "$label" "$ready" "$output" "warm-up-$name" >>"$work/warm-up.tsv"
     case $name in image-*) docker stop -t 10 "bench-warm-up-$$" >/dev/null 2>&1 || true ;; esac
     stop_all "$pid"

@@ -405,6 +405,53 @@ class WarmUpTests(unittest.TestCase):
         self.assertIn("| warm-up, image x: every 5 s window from 5 s on | at least 0.80 | 0.50 | n/a | no |", rows)
         self.assertIn("| warm-up, image x: start to ready, s | at most 60 | 9.40 | n/a | yes |", rows)
 
+    def sample_the_gauge(self):
+        """The cold gateway's and memcached's CPU ticks through the minute, and over the steady window's 603
+        requests: 60 ticks of the gateway's, 6 of memcached's."""
+        (self.directory / "out/warm-up-jar-cpu.tsv").write_text(
+            "ms\twarm-up-gateway\tmemcached\tcomments-service\n0\t0\t0\t0\n4000\t320\t32\t1\n"
+            "6000\t500\t50\t1\n10000\t1390\t90\t2\nbroken\n")
+        shutil.copy(QUICK_RUN / "out/gateway-real-miss-single.wrk.txt", self.directory / "out/warm-up-jar.wrk.txt")
+        with (self.directory / "cpu.tsv").open("a") as cpu:
+            for name, before, after in (("warm-up-gateway", 1000, 1060), ("memcached", 500, 506),
+                                        ("comments-service", 900, 990)):
+                cpu.write(f"warm-up-jar\tbefore\t{name}\t{before}\nwarm-up-jar\tafter\t{name}\t{after}\n")
+        return report.Run(self.directory)
+
+    def test_gauges_the_machine_speed_in_each_window_by_memcached_cpu_per_request(self):
+        recorded = self.sample_the_gauge()
+        counts = recorded.warm_ups[0][3]
+        steady = 6 / 100 / 603
+        # 41 ticks by the 5th second (32 at 4 s, 50 at 6 s) over its 2000 requests; 90 - 41 over the next 5000.
+        self.assertAlmostEqual(report.machine_speed(recorded, "jar", counts, "warm-up-jar", 0),
+                               steady / (41 / 100 / 2000))
+        self.assertAlmostEqual(report.machine_speed(recorded, "jar", counts, "warm-up-jar", 5),
+                               steady / (49 / 100 / 5000))
+        # The samples end at 10 s.
+        self.assertIsNone(report.machine_speed(recorded, "jar", counts, "warm-up-jar", 10))
+
+    def test_gives_the_gateway_cpu_against_the_gauge_as_a_fraction_of_steady(self):
+        recorded = self.sample_the_gauge()
+        counts = recorded.warm_ups[0][3]
+        # Steady, the gateway spent 10 ticks to memcached's 1; in the first 5 s 410 (320 at 4 s, 500 at 6 s) to 41,
+        # the same; then 980 to 49, twice as much.
+        self.assertAlmostEqual(report.gateway_own_cost(recorded, "jar", counts, "warm-up-jar", 0), 1.0)
+        self.assertAlmostEqual(report.gateway_own_cost(recorded, "jar", counts, "warm-up-jar", 5), 2.0)
+        section = report.markdown(recorded).split("\n## Warm-up\n\n")[1]
+        self.assertIn("| gateway | gauge | 0-5 s | 5-10 s |", section)
+        # Speed 0.49 (the first 5 s) and 1.02.
+        self.assertIn("| jar, Java 17 | memcached | 0.49 / 1.00 | 1.02 / 2.00 |", section.splitlines())
+        # The cold gateway is no column of the CPU table, whose cases it is not part of.
+        self.assertNotIn("warm-up-gateway", recorded.cpu_per_request()[0])
+
+    def test_gauges_the_pass_through_by_comments_service(self):
+        self.assertEqual(report.warm_up_gauge("image-1-no_cache"), "comments-service")
+        self.assertEqual(report.warm_up_gauge("image-1-cached"), "memcached")
+        self.assertEqual(report.warm_up_gauge("jar"), "memcached")
+
+    def test_leaves_the_speed_out_without_samples(self):
+        self.assertNotIn("gauge", report.markdown(self.recorded))
+
     def test_takes_the_zipf_section_in_before_the_memcached_one(self):
         self.assertNotIn("## Zipf", report.markdown(self.recorded))
         (self.directory / "zipf.md").write_text("## Zipf-distributed keys\n\nsome figures\n")
