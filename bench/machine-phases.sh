@@ -30,7 +30,8 @@ start_memcached "$memcached_port" 64 "$work/memcached.log"
 memcached=$spawned
 # A comment's size, as the benchmark's single payload.
 body=$(printf '{"id":1,"author":"alice","body":"%0160d"}' 0)
-[[ $(memcached_ask "$memcached_port" "set $path 0 0 ${#body}"$'\r\n'"$body") == STORED* ]] || fail "memcached did not store $path"
+[[ $(memcached_ask "$memcached_port" "set $path 0 0 ${#body}"$'\r\n'"$body") == STORED* ]] ||
+    fail "memcached did not store $path"
 mkdir -p "$work/nginx/logs" "$work/nginx/temp"
 cp /etc/nginx/mime.types "$work/nginx/mime.types"
 sed -e "s|@PORT@|$nginx_port|g" -e "s|@MEMCACHED_PORT@|$memcached_port|g" -e "s|@COMMENTS_PORT@|$comments_port|g" \
@@ -59,18 +60,17 @@ wrk -t2 -c50 -d"${seconds}s" -s bench/per-second.lua "http://127.0.0.1:$nginx_po
 python3 - "$work/wrk.txt" "$work/samples.txt" "$started" <<'PY'
 import statistics, sys
 sys.path.insert(0, "bench")
-from report import parse_per_second
+from report import parse_per_second, value_at
 
+COUNTERS = ("nginx", "memcached", "reads")
 counts = parse_per_second(open(sys.argv[1]).read())
-samples = [tuple(map(float, line.split())) for line in open(sys.argv[2])]
+samples = [(float(time), dict(zip(COUNTERS, map(float, values))))
+           for time, *values in (line.split() for line in open(sys.argv[2]))]
 started = float(sys.argv[3])
 
-def at(moment):  # the counters at a moment, between the two samples around it
-    for before, after in zip(samples, samples[1:]):
-        if before[0] <= moment <= after[0]:
-            share = (moment - before[0]) / (after[0] - before[0])
-            return [b + share * (a - b) for b, a in zip(before[1:], after[1:])]
-    return None
+def at(moment):  # the counters at a moment, None outside the samples
+    values = [value_at(samples, counter, moment) for counter in COUNTERS]
+    return None if None in values else values
 
 WINDOW = 5
 rows = []

@@ -522,11 +522,11 @@ def warm_up_gauge(name):
     return next((gauge for asks, gauge in WARM_UP_GAUGES.items() if name.endswith(asks)), WARM_UP_GAUGE)
 
 
-def _ticks_at(samples, process, second):
-    """A process's CPU ticks at a moment, between the two samples around it; None outside the samples."""
+def value_at(samples, name, second):
+    """A sampled counter's value at a moment, between the two samples around it; None outside the samples."""
     for (start, before), (end, after) in zip(samples, samples[1:]):
         if start <= second <= end and end > start:
-            return before[process] + (after[process] - before[process]) * (second - start) / (end - start)
+            return before[name] + (after[name] - before[name]) * (second - start) / (end - start)
     return None
 
 
@@ -536,7 +536,7 @@ def _window_cpu_per_request(run, name, counts, process, start):
     samples = run.warm_up_cpu.get(name, [])
     if not samples or process not in samples[0][1]:
         return None
-    first, last = _ticks_at(samples, process, start), _ticks_at(samples, process, start + WARM_UP_WINDOW)
+    first, last = value_at(samples, process, start), value_at(samples, process, start + WARM_UP_WINDOW)
     requests = sum(counts[start:start + WARM_UP_WINDOW])
     if first is None or last is None or not requests or last <= first:
         return None
