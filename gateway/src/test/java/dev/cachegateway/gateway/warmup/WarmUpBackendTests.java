@@ -63,6 +63,11 @@ class WarmUpBackendTests {
     }
 
     @Test
+    void keepsTheExpiringItemFreshForASecond() {
+        assertThat(cacheControl(WarmUpRoutes.PREFIX + WarmUpRoutes.EXPIRING)).isEqualTo("public, max-age=1");
+    }
+
+    @Test
     void closesAConnectionNowAndThen() {
         Flux.range(0, 2 * WarmUpBackend.CLOSE_EVERY + 1)
             .concatMap(index -> client.get().uri(WarmUpRoutes.PREFIX + WarmUpRoutes.HIT).responseContent().then())

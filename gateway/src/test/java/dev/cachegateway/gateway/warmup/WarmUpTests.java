@@ -43,6 +43,14 @@ class WarmUpTests extends WarmUpIntegrationTest {
         assertThat(readiness.lookupsWhenReady.get("miss")).isPositive();
     }
 
+    // The expiring item's requests come together: the first that misses asks the backend
+    // and the others wait for its answer.
+    @Test
+    void coalescesTheMissesOfTheExpiringItem() {
+        assertThat(readiness.routeLookupsWhenReady.get(WarmUpRoutes.ID_PREFIX + WarmUpRoutes.EXPIRING + " coalesced"))
+            .isPositive();
+    }
+
     @Test
     void takesTheConfiguredRoutesForThePathsLikeClients() {
         assertThat(properties.getPaths()).contains("/api/v1/comments/1", "/api/v1/comments/1/no_cache");

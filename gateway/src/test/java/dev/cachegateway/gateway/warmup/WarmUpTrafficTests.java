@@ -50,7 +50,8 @@ class WarmUpTrafficTests {
 
         assertThat(asked)
             .contains(WarmUpRoutes.PREFIX + WarmUpRoutes.HIT + " token",
-                    WarmUpRoutes.PREFIX + WarmUpRoutes.PASS + " token", "/api/v1/comments/1 token")
+                    WarmUpRoutes.PREFIX + WarmUpRoutes.PASS + " token",
+                    WarmUpRoutes.PREFIX + WarmUpRoutes.EXPIRING + " token", "/api/v1/comments/1 token")
             .anyMatch(line -> line.matches("/\\.memcached-gateway/warm-up/miss\\?\\d+ token"))
             .anyMatch(line -> line.matches("/api/v1/comments/1\\?\\d+ token"))
             .allMatch(line -> line.endsWith(" token"));
@@ -63,6 +64,19 @@ class WarmUpTrafficTests {
         assertThat(asked).hasSizeGreaterThan(4 * WarmUpTraffic.CLOSE_EVERY);
         // Without the closing requests, the few connections of the start would serve all.
         assertThat(connections.get()).isGreaterThan(CONCURRENCY + 2);
+    }
+
+    @Test
+    void asksForTheExpiringItemAsManyTimesInARowAsItSendsAtOnce() {
+        List<String> uris = WarmUpTraffic.asks(List.of("/api/v1/comments/1"), 3)
+            .stream()
+            .map(ask -> ask.uri(0))
+            .toList();
+
+        String expiring = WarmUpRoutes.PREFIX + WarmUpRoutes.EXPIRING;
+        int first = uris.indexOf(expiring);
+        assertThat(uris.subList(first, first + 3)).containsOnly(expiring);
+        assertThat(uris).filteredOn(expiring::equals).hasSize(3);
     }
 
     @Test

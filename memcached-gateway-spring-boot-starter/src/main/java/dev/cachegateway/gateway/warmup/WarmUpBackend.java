@@ -2,6 +2,7 @@ package dev.cachegateway.gateway.warmup;
 
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Date;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
@@ -23,9 +24,11 @@ import org.springframework.http.MediaType;
  * answers as comments-service does, with a comment, fresh for a minute to a request
  * without a query string, so that its lookups hit, and for ten seconds to one with, so
  * that the items the misses store are soon gone, yet with a max-age of two digits, as a
- * real one has: Cache-Control is parsed with that branch compiled. Its answers differ
- * among themselves as real backends' do, so that the gateway's client and filters meet
- * them all before the first real answer: with a {@code Date}, with the tags a cached
+ * real one has: Cache-Control is parsed with that branch compiled. The expiring route's
+ * item is fresh for a second, and its answer takes a few milliseconds, as a real
+ * backend's does, so that the requests that miss it together join one lead. Its answers
+ * differ among themselves as real backends' do, so that the gateway's client and filters
+ * meet them all before the first real answer: with a {@code Date}, with the tags a cached
  * route reads, with and without a reason phrase in the status line (Tomcat sends none),
  * and now and then closing the connection, so that the gateway opens new ones as it does
  * to a real backend.
@@ -41,6 +44,8 @@ final class WarmUpBackend implements AutoCloseable {
     static final int CLOSE_EVERY = 16;
 
     static final String TAGS = "memcached-gateway-warm-up memcached-gateway-warm-up-" + WarmUpRoutes.HIT;
+
+    private static final Duration EXPIRING_ANSWER_TIME = Duration.ofMillis(20);
 
     private static final HttpResponseStatus OK_WITHOUT_REASON = HttpResponseStatus.valueOf(200, "");
 
@@ -63,11 +68,12 @@ final class WarmUpBackend implements AutoCloseable {
     private static Mono<Void> answer(HttpServerRequest request, HttpServerResponse response, Optional<String> tagHeader,
             long index) {
         boolean pass = request.path().endsWith(WarmUpRoutes.PASS);
+        boolean expiring = request.path().endsWith(WarmUpRoutes.EXPIRING);
         response.status(index % 2 == 0 ? HttpResponseStatus.OK : OK_WITHOUT_REASON);
         response.header(HttpHeaders.CONTENT_TYPE, MediaType.APPLICATION_JSON_VALUE);
         response.header(HttpHeaders.DATE, DateFormatter.format(new Date()));
-        response.header(HttpHeaders.CACHE_CONTROL,
-                pass ? "no-store" : request.uri().contains("?") ? "public, max-age=10" : "public, max-age=60");
+        response.header(HttpHeaders.CACHE_CONTROL, pass ? "no-store" : expiring ? "public, max-age=1"
+                : request.uri().contains("?") ? "public, max-age=10" : "public, max-age=60");
         if (!pass) {
             // Two, as a list of tags usually has several. The warm-up's cache filters
             // keep bodies, which never record tags: no tag is written to memcached.
@@ -76,7 +82,8 @@ final class WarmUpBackend implements AutoCloseable {
         if (index % CLOSE_EVERY == 0) {
             response.keepAlive(false);
         }
-        return response.sendByteArray(Mono.just(COMMENT)).then();
+        Mono<Void> sent = response.sendByteArray(Mono.just(COMMENT)).then();
+        return expiring ? Mono.delay(EXPIRING_ANSWER_TIME).then(sent) : sent;
     }
 
     URI uri() {

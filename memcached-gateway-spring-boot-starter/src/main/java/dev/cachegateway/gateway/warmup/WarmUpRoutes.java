@@ -8,13 +8,17 @@ import reactor.core.publisher.Flux;
 
 import org.springframework.cloud.gateway.route.Route;
 import org.springframework.cloud.gateway.route.RouteLocator;
+import org.springframework.cloud.gateway.route.builder.BooleanSpec;
+import org.springframework.cloud.gateway.route.builder.Buildable;
+import org.springframework.cloud.gateway.route.builder.PredicateSpec;
 import org.springframework.cloud.gateway.route.builder.RouteLocatorBuilder;
 import org.springframework.core.Ordered;
 
 /**
  * The routes the warm-up requests take, listed only while the gateway warms up: a cached
  * route whose one item is found again and again, a cached route where every request
- * misses and stores an item that lives a second, a route without the cache, and the
+ * misses and stores an item that lives a second, a cached route whose one item expires
+ * every second under requests that come together, a route without the cache, and the
  * configured routes' mirrors ({@link WarmUpMirrors}). All keys start with a reserved
  * prefix. Each route matches only requests that carry this start's token, so no client
  * can reach them, and all come before the configured routes.
@@ -36,13 +40,21 @@ final class WarmUpRoutes implements RouteLocator {
     static final String PASS = "pass";
 
     /**
+     * A hot item as it ends its life under load: the requests that find it gone miss
+     * together, one asks the backend and the others join it, then the new item is hit.
+     * Without it, the first real key to expire after ready took those branches for the
+     * first time, and C2 threw away the hit path's compiled code with them.
+     */
+    static final String EXPIRING = "expiring";
+
+    /**
      * The keys of the mirrors' items: a request's query string tells a miss (a new one on
      * each) from a hit (none), and its path, as nginx's {@code $uri}, makes the rest, as
      * the configured routes' keys are made.
      */
     static final String MIRROR_KEYS = KEY_PREFIX + "as:$args:$uri";
 
-    static final List<String> PATHS = List.of(PREFIX + HIT, PREFIX + MISS, PREFIX + PASS);
+    static final List<String> PATHS = List.of(PREFIX + HIT, PREFIX + MISS, PREFIX + EXPIRING, PREFIX + PASS);
 
     static final String TOKEN_HEADER = "X-Memcached-Gateway-Warm-Up";
 
@@ -70,34 +82,27 @@ final class WarmUpRoutes implements RouteLocator {
         routes = Flux.concat(ownRoutes(backend, token), Flux.fromIterable(mirrors));
     }
 
-    // The keys are made of the path ($uri) as the configured routes' usually are.
+    // The keys are made of the path ($uri) as the configured routes' usually are; the
+    // miss route's also of the query string, so that each of its requests misses and
+    // is stored.
     private Flux<Route> ownRoutes(URI backend, String token) {
         return builder.routes()
-            .route(ID_PREFIX + HIT, r -> r.order(Ordered.HIGHEST_PRECEDENCE)
-                .path(PREFIX + HIT)
-                .and()
-                .header(TOKEN_HEADER, token)
-                .filters(f -> f.filter(cache
-                    .apply(new MemcachedCacheGatewayFilterFactory.Config().setKeyTemplate(KEY_PREFIX + HIT + ":$uri"))))
-                .uri(backend))
-            .route(ID_PREFIX + MISS,
-                    r -> r.order(Ordered.HIGHEST_PRECEDENCE)
-                        .path(PREFIX + MISS)
-                        .and()
-                        .header(TOKEN_HEADER, token)
-                        // A key per request, from the request's query string: each one
-                        // misses and is stored.
-                        .filters(f -> f.filter(cache.apply(new MemcachedCacheGatewayFilterFactory.Config()
-                            .setKeyTemplate(KEY_PREFIX + MISS + ":$args:$uri"))))
-                        .uri(backend))
-            .route(ID_PREFIX + PASS,
-                    r -> r.order(Ordered.HIGHEST_PRECEDENCE)
-                        .path(PREFIX + PASS)
-                        .and()
-                        .header(TOKEN_HEADER, token)
-                        .uri(backend))
+            .route(ID_PREFIX + HIT, r -> cached(r, HIT, KEY_PREFIX + HIT + ":$uri", backend, token))
+            .route(ID_PREFIX + MISS, r -> cached(r, MISS, KEY_PREFIX + MISS + ":$args:$uri", backend, token))
+            .route(ID_PREFIX + EXPIRING, r -> cached(r, EXPIRING, KEY_PREFIX + EXPIRING + ":$uri", backend, token))
+            .route(ID_PREFIX + PASS, r -> withToken(r, PASS, token).uri(backend))
             .build()
             .getRoutes();
+    }
+
+    private Buildable<Route> cached(PredicateSpec route, String name, String keyTemplate, URI backend, String token) {
+        return withToken(route, name, token).filters(
+                f -> f.filter(cache.apply(new MemcachedCacheGatewayFilterFactory.Config().setKeyTemplate(keyTemplate))))
+            .uri(backend);
+    }
+
+    private static BooleanSpec withToken(PredicateSpec route, String name, String token) {
+        return route.order(Ordered.HIGHEST_PRECEDENCE).path(PREFIX + name).and().header(TOKEN_HEADER, token);
     }
 
     /** Lists no route any more; the gateway drops them once refreshed. */

@@ -44,7 +44,7 @@ final class WarmUpTraffic {
      */
     static Mono<Map<String, Long>> send(URI gateway, String token, List<String> paths, Duration longest,
             int concurrency, WarmUpProgress progress) {
-        List<Ask> asks = asks(paths);
+        List<Ask> asks = asks(paths, concurrency);
         ConnectionProvider connections = ConnectionProvider.builder("gateway-warm-up")
             .maxConnections(concurrency)
             .build();
@@ -65,13 +65,17 @@ final class WarmUpTraffic {
     }
 
     /**
-     * What is asked for in turn: the warm-up routes, then each of {@code paths} as a hit
-     * and as a miss.
+     * What is asked for in turn: the warm-up routes, the expiring one {@code concurrency}
+     * times in a row, so that its requests come together, then each of {@code paths} as a
+     * hit and as a miss.
      */
-    static List<Ask> asks(List<String> paths) {
+    static List<Ask> asks(List<String> paths, int concurrency) {
         List<Ask> asks = new ArrayList<>();
         for (String path : WarmUpRoutes.PATHS) {
-            asks.add(new Ask(path, path.endsWith(WarmUpRoutes.MISS)));
+            int times = path.endsWith(WarmUpRoutes.EXPIRING) ? concurrency : 1;
+            for (int time = 0; time < times; time++) {
+                asks.add(new Ask(path, path.endsWith(WarmUpRoutes.MISS)));
+            }
         }
         for (String path : paths) {
             asks.add(new Ask(path, false));
