@@ -67,6 +67,13 @@ class WarmUpBackendTests {
         assertThat(cacheControl(WarmUpRoutes.PREFIX + WarmUpRoutes.EXPIRING)).isEqualTo("public, max-age=1");
     }
 
+    // A mirror asks for a configured route's path, which may end as the warm-up's own do.
+    @Test
+    void keepsAMirrorsHitFreshForAMinuteWhateverItsPathEndsWith() {
+        assertThat(cacheControl("/api/v1/bypass")).isEqualTo("public, max-age=60");
+        assertThat(cacheControl("/api/v1/offers/expiring")).isEqualTo("public, max-age=60");
+    }
+
     @Test
     void closesAConnectionNowAndThen() {
         Flux.range(0, 2 * WarmUpBackend.CLOSE_EVERY + 1)

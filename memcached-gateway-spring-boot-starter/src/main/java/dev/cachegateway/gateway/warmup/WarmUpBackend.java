@@ -67,8 +67,10 @@ final class WarmUpBackend implements AutoCloseable {
 
     private static Mono<Void> answer(HttpServerRequest request, HttpServerResponse response, Optional<String> tagHeader,
             long index) {
-        boolean pass = request.path().endsWith(WarmUpRoutes.PASS);
-        boolean expiring = request.path().endsWith(WarmUpRoutes.EXPIRING);
+        // The whole path, not its end: a mirror's path is a configured route's, which may
+        // end in the same word.
+        boolean pass = request.uri().equals(WarmUpRoutes.PREFIX + WarmUpRoutes.PASS);
+        boolean expiring = request.uri().equals(WarmUpRoutes.PREFIX + WarmUpRoutes.EXPIRING);
         response.status(index % 2 == 0 ? HttpResponseStatus.OK : OK_WITHOUT_REASON);
         response.header(HttpHeaders.CONTENT_TYPE, MediaType.APPLICATION_JSON_VALUE);
         response.header(HttpHeaders.DATE, DateFormatter.format(new Date()));

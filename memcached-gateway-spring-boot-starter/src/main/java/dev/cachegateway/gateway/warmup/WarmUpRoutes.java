@@ -17,7 +17,7 @@ import org.springframework.core.Ordered;
 /**
  * The routes the warm-up requests take, listed only while the gateway warms up: a cached
  * route whose one item is found again and again, a cached route where every request
- * misses and stores an item that lives a second, a cached route whose one item expires
+ * misses and stores an item that lives ten seconds, a cached route whose one item expires
  * every second under requests that come together, a route without the cache, and the
  * configured routes' mirrors ({@link WarmUpMirrors}). All keys start with a reserved
  * prefix. Each route matches only requests that carry this start's token, so no client
