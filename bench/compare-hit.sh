@@ -91,21 +91,22 @@ for name in "${names[@]}"; do
     done
     checked_x_cache "${url[$name]}" 10
     log "warming $name for ${warm_seconds}s"
-    wrk_at "${url[$name]}" "$warm_seconds" >/dev/null
+    warm_in_two_runs "$warm_seconds" wrk_at "${url[$name]}"
 done
 
-echo "| round | side | req/s | gateway CPU µs/request |"
-echo "|---|---|---|---|"
+echo "| round | side | req/s | gateway CPU µs/request | JIT CPU ms |"
+echo "|---|---|---|---|---|"
 order=("${names[@]}")
 for round in $(seq "$rounds"); do
     for name in "${order[@]}"; do
-        before=$(cpu_of "${pid[$name]}")
+        before=$(cpu_of "${pid[$name]}") jit_before=$(jit_cpu "${pid[$name]}")
         wrk_at "${url[$name]}" "$round_seconds" >"$work/wrk.txt"
-        spent=$(($(cpu_of "${pid[$name]}") - before))
+        spent=$(($(cpu_of "${pid[$name]}") - before)) jit=$(($(jit_cpu "${pid[$name]}") - jit_before))
         [ -z "$(wrk_field "$work/wrk.txt" non-2xx)" ] || fail "non-2xx answers on $name"
         awk -v round="$round" -v name="$name" -v cpu="$spent" -v rate="$(wrk_field "$work/wrk.txt" rate)" \
-            -v requests="$(wrk_field "$work/wrk.txt" requests)" \
-            'BEGIN { printf "| %d | %s | %.0f | %.1f |\n", round, name, rate, cpu / requests }' | tee -a "$work/rounds.md"
+            -v requests="$(wrk_field "$work/wrk.txt" requests)" -v jit="$jit" \
+            'BEGIN { printf "| %d | %s | %.0f | %.1f | %.0f |\n", round, name, rate, cpu / requests, jit / 1000 }' |
+            tee -a "$work/rounds.md"
     done
     reverse order
 done

@@ -56,15 +56,16 @@ curl -fs -o /dev/null --max-time 5 "$url" || fail "GET $path"
 await_x_cache "$url" HIT 10 || fail "no HIT for $path"
 
 gateway_cpu() { awk -v hz="$(getconf CLK_TCK)" '{ printf "%d\n", ($14 + $15) * 1000000 / hz }' "/proc/$gateway_pid/stat"; }
+hits_for() { wrk -t"$threads" -c"$connections" -d"$1s" "$url"; }
 
 log "warming up for ${warm_up}s"
-wrk -t"$threads" -c"$connections" -d"${warm_up}s" "$url" >/dev/null
+warm_in_two_runs "$warm_up" hits_for
 log "recording ${seconds}s"
 jcmd_out=$("$(dirname "$jfr_tool")/jcmd" "$gateway_pid" JFR.start name=hit settings=profile filename="$recording")
 grep -q Started <<<"$jcmd_out" || fail "JFR did not start: $jcmd_out"
-cpu=$(gateway_cpu)
+cpu=$(gateway_cpu) jit=$(jit_cpu "$gateway_pid")
 wrk -t"$threads" -c"$connections" -d"${seconds}s" --latency "$url" >"$work/wrk.txt"
-cpu=$(($(gateway_cpu) - cpu))
+cpu=$(($(gateway_cpu) - cpu)) jit=$(($(jit_cpu "$gateway_pid") - jit))
 "$(dirname "$jfr_tool")/jcmd" "$gateway_pid" JFR.stop name=hit >/dev/null
 await_x_cache "$url" HIT 5 || fail "the path is no longer a hit"
 
@@ -72,6 +73,7 @@ requests=$(awk '/ requests in / { print $1 }' "$work/wrk.txt")
 echo "Hit on $path: wrk -t$threads -c$connections -d${seconds}s, $("$java" -version 2>&1 | head -n 1), ${java_opts[*]}"
 echo "  $(grep '^Requests/sec' "$work/wrk.txt"), gateway CPU $((cpu / requests)) µs per hit (with JFR recording)"
 echo "  non-2xx: $(wrk_field "$work/wrk.txt" non-2xx | grep . || echo 0)"
+echo "  the JIT compiler's CPU while recording: $((jit / 1000)) ms ($((jit * 100 / (cpu + 1)))% of the gateway's)"
 echo
 "$jfr_tool" view --width 160 hot-methods "$recording" | head -n 30
 echo

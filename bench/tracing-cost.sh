@@ -73,9 +73,11 @@ for side in "${sides[@]}"; do
     grep -o -m1 -E 'Fresh hits [^:;]*' "$work/$side.log" | sed "s/^/tracing $side: /" || true
 done
 
+hits_for() { wrk -t1 -c50 -d"$2s" "$1"; }
+
 for side in "${sides[@]}"; do
     log "warming the gateway with tracing $side for $WARM_SECONDS s"
-    wrk -t1 -c50 -d"${WARM_SECONDS}s" "http://127.0.0.1:${port[$side]}$path" >/dev/null
+    warm_in_two_runs "$WARM_SECONDS" hits_for "http://127.0.0.1:${port[$side]}$path"
 done
 order=("${sides[@]}")
 for round in $(seq "$ROUNDS"); do

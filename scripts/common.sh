@@ -233,6 +233,20 @@ next_fresh_base() {
 }
 
 # cpu_of PID: the CPU time the process has used so far (user and system), in microseconds.
+# jit_cpu PID: the CPU time (microseconds) the JVM's JIT compiler threads have used so far (cpu_by_thread).
+jit_cpu() { cpu_by_thread "$1" | awk '$1 == "jit" { print $2 }'; }
+
+# warm_in_two_runs SECONDS COMMAND...: runs COMMAND with a number of seconds added, as a load for that long: for three
+# quarters of SECONDS, then for the last quarter. When the connections of a JVM's first run of load close, its JIT throws
+# away Netty's compiled read path, whose end-of-stream branches it had never seen taken, and compiles it again under
+# the next load (bench/README.md, "The hit's profile"): a measurement right after a single run would hold that.
+warm_in_two_runs() {
+    local seconds=$1
+    shift
+    "$@" $((seconds - seconds / 4)) >/dev/null
+    "$@" $((seconds / 4)) >/dev/null
+}
+
 cpu_of() { awk -v hz="$(getconf CLK_TCK)" '{ printf "%d\n", ($14 + $15) * 1000000 / hz }' "/proc/$1/stat"; }
 
 # cpu_by_thread PID: the CPU time (user and system, in microseconds) the JVM's threads have used so far, summed by
