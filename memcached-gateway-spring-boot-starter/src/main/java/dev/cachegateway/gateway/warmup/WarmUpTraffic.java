@@ -5,9 +5,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
-import java.util.function.Function;
-import java.util.stream.Collectors;
+import java.util.concurrent.ConcurrentHashMap;
 
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -52,16 +50,20 @@ final class WarmUpTraffic {
         // Not pooled, rather than a pooled one asked to close: the pool could hand on a
         // connection the gateway is closing.
         HttpClient closing = configured(HttpClient.newConnection(), gateway, token);
-        return Flux.range(0, Integer.MAX_VALUE)
-            .flatMap(index -> answer(index % CLOSE_EVERY == CLOSE_EVERY - 1 ? closing : client,
-                    asks.get(index % asks.size()).uri(index)), concurrency)
-            .buffer(Duration.ofSeconds(1))
-            .takeUntil(second -> progress.steadyAfter(second.stream().filter(answer -> !FAILED.equals(answer)).count()))
-            .take(longest)
-            .flatMapIterable(Function.identity())
-            .collect(Collectors.groupingBy(Function.identity(), TreeMap::new, Collectors.counting()))
-            .map(Map::copyOf)
-            .doFinally(signal -> connections.dispose());
+        return Mono.defer(() -> {
+            // Counted as they come: the seconds below end where the time is up, and the
+            // answers of a second cut short would go uncounted (all, under a second).
+            Map<String, Long> counted = new ConcurrentHashMap<>();
+            return Flux.range(0, Integer.MAX_VALUE)
+                .flatMap(index -> answer(index % CLOSE_EVERY == CLOSE_EVERY - 1 ? closing : client,
+                        asks.get(index % asks.size()).uri(index)), concurrency)
+                .doOnNext(answer -> counted.merge(answer, 1L, Long::sum))
+                .buffer(Duration.ofSeconds(1))
+                .takeUntil(second -> progress
+                    .steadyAfter(second.stream().filter(answer -> !FAILED.equals(answer)).count()))
+                .take(longest)
+                .then(Mono.fromSupplier(() -> Map.copyOf(counted)));
+        }).doFinally(signal -> connections.dispose());
     }
 
     /**
