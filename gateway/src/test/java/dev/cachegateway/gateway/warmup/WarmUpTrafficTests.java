@@ -1,5 +1,6 @@
 package dev.cachegateway.gateway.warmup;
 
+import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
@@ -8,6 +9,8 @@ import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Mono;
@@ -19,7 +22,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The warm-up's requests, sent to a server that stands in for the gateway: the warm-up
  * routes and the paths like clients', as hits and as misses, with the token, over
- * connections that now and then close.
+ * connections that now and then close or are reset.
  */
 class WarmUpTrafficTests {
 
@@ -29,12 +32,29 @@ class WarmUpTrafficTests {
 
     private final AtomicInteger connections = new AtomicInteger();
 
+    private final AtomicInteger resets = new AtomicInteger();
+
+    /** The resets counted before the last request came, not by the cut at the end. */
+    private final AtomicInteger resetsBeforeARequest = new AtomicInteger();
+
     private final DisposableServer gateway = HttpServer.create()
         .host("127.0.0.1")
         .port(0)
         .doOnConnection(connection -> connections.incrementAndGet())
+        // First in the pipeline, where a failed read is told before anything else.
+        .doOnChannelInit((observer, channel, address) -> channel.pipeline()
+            .addFirst("reset-counter", new ChannelInboundHandlerAdapter() {
+                @Override
+                public void exceptionCaught(ChannelHandlerContext context, Throwable cause) {
+                    if (cause instanceof IOException && String.valueOf(cause.getMessage()).contains("reset")) {
+                        resets.incrementAndGet();
+                    }
+                    context.fireExceptionCaught(cause);
+                }
+            }))
         .handle((request, response) -> {
             asked.add(request.uri() + " " + request.requestHeaders().get(WarmUpRoutes.TOKEN_HEADER));
+            resetsBeforeARequest.accumulateAndGet(resets.get(), Math::max);
             return response.sendString(Mono.just("answer"));
         })
         .bindNow();
@@ -64,6 +84,15 @@ class WarmUpTrafficTests {
         assertThat(asked).hasSizeGreaterThan(4 * WarmUpTraffic.CLOSE_EVERY);
         // Without the closing requests, the few connections of the start would serve all.
         assertThat(connections.get()).isGreaterThan(CONCURRENCY + 2);
+    }
+
+    @Test
+    void resetsAConnectionNowAndThen() {
+        send(List.of());
+
+        // Reset rather than closed, while the requests go on: the server's wait for the
+        // next request on it fails. The requests cut off by the end reset theirs too.
+        assertThat(resetsBeforeARequest).hasPositiveValue();
     }
 
     @Test

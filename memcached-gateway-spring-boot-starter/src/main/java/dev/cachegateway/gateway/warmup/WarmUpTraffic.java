@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
+import io.netty.channel.ChannelOption;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.netty.http.client.HttpClient;
@@ -17,8 +18,8 @@ import reactor.netty.resources.ConnectionProvider;
  * turn, and for the paths like clients' twice each, once as a hit and once, with a query
  * string of its own, as a miss, a few at a time, until the time is up. The same Reactor
  * Netty client the gateway proxies with sends them, so its paths warm up too. Now and
- * then a request comes on a connection of its own, closed after it, so that the gateway
- * accepts and closes connections, as it does when clients come and go.
+ * then a request comes on a connection of its own, closed or reset after it, so that the
+ * gateway accepts and closes connections, as it does when clients come and go.
  */
 final class WarmUpTraffic {
 
@@ -30,7 +31,10 @@ final class WarmUpTraffic {
 
     private static final String FAILED = "failed";
 
-    /** Every this many requests, one comes on a connection of its own. */
+    /**
+     * Every this many requests, one comes on a connection of its own, which is closed or
+     * reset after it.
+     */
     static final int CLOSE_EVERY = 16;
 
     private WarmUpTraffic() {
@@ -50,12 +54,17 @@ final class WarmUpTraffic {
         // Not pooled, rather than a pooled one asked to close: the pool could hand on a
         // connection the gateway is closing.
         HttpClient closing = configured(HttpClient.newConnection(), gateway, token);
+        // Every second one of those ends with a reset rather than a close (no lingering:
+        // RST, not FIN), as when a client gives up or a load tool stops: the gateway's
+        // wait for the next request then fails, a path the JIT would otherwise first
+        // meet after ready, and recompile the read path for.
+        HttpClient resetting = closing.option(ChannelOption.SO_LINGER, 0);
         return Mono.defer(() -> {
             // Counted as they come: the seconds below end where the time is up, and the
             // answers of a second cut short would go uncounted (all, under a second).
             Map<String, Long> counted = new ConcurrentHashMap<>();
             return Flux.range(0, Integer.MAX_VALUE)
-                .flatMap(index -> answer(index % CLOSE_EVERY == CLOSE_EVERY - 1 ? closing : client,
+                .flatMap(index -> answer(clientOf(index, client, closing, resetting),
                         asks.get(index % asks.size()).uri(index)), concurrency)
                 .doOnNext(answer -> counted.merge(answer, 1L, Long::sum))
                 .buffer(Duration.ofSeconds(1))
@@ -84,6 +93,14 @@ final class WarmUpTraffic {
             asks.add(new Ask(path, true));
         }
         return List.copyOf(asks);
+    }
+
+    // Every CLOSE_EVERY-th request comes on a connection of its own, closed or reset.
+    private static HttpClient clientOf(int index, HttpClient pooled, HttpClient closing, HttpClient resetting) {
+        if (index % CLOSE_EVERY != CLOSE_EVERY - 1) {
+            return pooled;
+        }
+        return (index / CLOSE_EVERY) % 2 == 0 ? closing : resetting;
     }
 
     private static HttpClient configured(HttpClient client, URI gateway, String token) {
