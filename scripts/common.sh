@@ -232,14 +232,11 @@ next_fresh_base() {
     fresh_base=$((fresh_runs * 100000000000))
 }
 
-# cpu_of PID: the CPU time the process has used so far (user and system), in microseconds.
-# jit_cpu PID: the CPU time (microseconds) the JVM's JIT compiler threads have used so far (cpu_by_thread).
-jit_cpu() { cpu_by_thread "$1" | awk '$1 == "jit" { print $2 }'; }
-
-# warm_in_two_runs SECONDS COMMAND...: runs COMMAND with a number of seconds added, as a load for that long: for three
-# quarters of SECONDS, then for the last quarter. When the connections of a JVM's first run of load close, its JIT throws
-# away Netty's compiled read path, whose end-of-stream branches it had never seen taken, and compiles it again under
-# the next load (bench/README.md, "The hit's profile"): a measurement right after a single run would hold that.
+# warm_in_two_runs SECONDS COMMAND...: runs COMMAND with a number of seconds added, as a load for that long: for
+# three quarters of SECONDS, then for the last quarter. When the connections of a JVM's first run of load close, its
+# JIT throws away Netty's compiled read path, whose end-of-stream and failed-read branches it had never seen taken,
+# and compiles it again under the next load (bench/README.md, "The hit's profile"): a measurement right after a
+# single run would hold that.
 warm_in_two_runs() {
     local seconds=$1
     shift
@@ -247,6 +244,7 @@ warm_in_two_runs() {
     "$@" $((seconds / 4)) >/dev/null
 }
 
+# cpu_of PID: the CPU time the process has used so far (user and system), in microseconds.
 cpu_of() { awk -v hz="$(getconf CLK_TCK)" '{ printf "%d\n", ($14 + $15) * 1000000 / hz }' "/proc/$1/stat"; }
 
 # cpu_by_thread PID: the CPU time (user and system, in microseconds) the JVM's threads have used so far, summed by
@@ -270,3 +268,6 @@ cpu_by_thread() {
           cpu[kind] += (field[12] + field[13]) * 1000000 / hz }
         END { for (kind in cpu) printf "%s %d\n", kind, cpu[kind] }'
 }
+
+# jit_cpu PID: the CPU time (microseconds) the JVM's JIT compiler threads have used so far (cpu_by_thread).
+jit_cpu() { cpu_by_thread "$1" | awk '$1 == "jit" { print $2 }'; }
