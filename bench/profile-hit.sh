@@ -55,7 +55,6 @@ url=http://127.0.0.1:$gateway_port$path
 curl -fs -o /dev/null --max-time 5 "$url" || fail "GET $path"
 await_x_cache "$url" HIT 10 || fail "no HIT for $path"
 
-gateway_cpu() { awk -v hz="$(getconf CLK_TCK)" '{ printf "%d\n", ($14 + $15) * 1000000 / hz }' "/proc/$gateway_pid/stat"; }
 hits_for() { wrk -t"$threads" -c"$connections" -d"$1s" "$url"; }
 
 log "warming up for ${warm_up}s"
@@ -63,9 +62,9 @@ warm_in_two_runs "$warm_up" hits_for
 log "recording ${seconds}s"
 jcmd_out=$("$(dirname "$jfr_tool")/jcmd" "$gateway_pid" JFR.start name=hit settings=profile filename="$recording")
 grep -q Started <<<"$jcmd_out" || fail "JFR did not start: $jcmd_out"
-cpu=$(gateway_cpu) jit=$(jit_cpu "$gateway_pid")
+cpu=$(cpu_of "$gateway_pid") jit=$(jit_cpu "$gateway_pid")
 wrk -t"$threads" -c"$connections" -d"${seconds}s" --latency "$url" >"$work/wrk.txt"
-cpu=$(($(gateway_cpu) - cpu)) jit=$(($(jit_cpu "$gateway_pid") - jit))
+cpu=$(($(cpu_of "$gateway_pid") - cpu)) jit=$(($(jit_cpu "$gateway_pid") - jit))
 "$(dirname "$jfr_tool")/jcmd" "$gateway_pid" JFR.stop name=hit >/dev/null
 await_x_cache "$url" HIT 5 || fail "the path is no longer a hit"
 
