@@ -269,5 +269,6 @@ cpu_by_thread() {
         END { for (kind in cpu) printf "%s %d\n", kind, cpu[kind] }'
 }
 
-# jit_cpu PID: the CPU time (microseconds) the JVM's JIT compiler threads have used so far (cpu_by_thread).
-jit_cpu() { cpu_by_thread "$1" | awk '$1 == "jit" { print $2 }'; }
+# jit_cpu PID: the CPU time (microseconds) the JVM's JIT compiler threads have used so far (cpu_by_thread); 0 for a
+# JVM without threads of that name (Graal's are "JVMCI CompilerThread"), so that its callers' sums still hold.
+jit_cpu() { cpu_by_thread "$1" | awk '$1 == "jit" { jit = $2 } END { print jit + 0 }'; }
