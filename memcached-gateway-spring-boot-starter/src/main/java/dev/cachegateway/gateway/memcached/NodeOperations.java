@@ -10,7 +10,6 @@ import dev.cachegateway.gateway.memcached.pool.MemcachedPool;
 import dev.cachegateway.gateway.memcached.pool.PoolClient;
 import dev.cachegateway.gateway.memcached.pool.PoolNode;
 import dev.cachegateway.gateway.memcached.protocol.RawItemTranscoder;
-import io.github.resilience4j.reactor.circuitbreaker.operator.CircuitBreakerOperator;
 import net.spy.memcached.CASResponse;
 import net.spy.memcached.CachedData;
 import net.spy.memcached.MemcachedClient;
@@ -102,7 +101,7 @@ final class NodeOperations {
     static <T> Mono<T> guarded(PoolNode node, OperationTimers.Pair timer, Mono<T> operation) {
         // Timed inside the breaker: what the breaker turns away never reaches memcached
         // and is not a lookup.
-        return Mono.defer(() -> {
+        return BreakerGuard.guard(node.breaker(), Mono.defer(() -> {
             long start = System.nanoTime();
             // Not doOnEach, whose subscriber reads the whole chain's context as it is
             // made, on every lookup.
@@ -114,7 +113,7 @@ final class NodeOperations {
                     timer.record(false, System.nanoTime() - start);
                 }
             });
-        }).transformDeferred(CircuitBreakerOperator.of(node.breaker()));
+        }));
     }
 
 }
