@@ -62,7 +62,7 @@ class BreakerGuardTests {
     void refusesWhileOpenWithoutStartingTheOperation() {
         breaker.transitionToOpenState();
         AtomicInteger started = new AtomicInteger();
-        Held refused = subscribe(Mono.fromCallable(() -> "started " + started.incrementAndGet()));
+        Held refused = subscribe(Sinks.one(), Mono.fromCallable(() -> "started " + started.incrementAndGet()));
         assertThat(refused.error.get()).isInstanceOf(CallNotPermittedException.class);
         assertThat(started).hasValue(0);
     }
@@ -93,15 +93,14 @@ class BreakerGuardTests {
 
     private Held letThrough() {
         Sinks.One<String> outcome = Sinks.one();
-        Held held = subscribe(outcome.asMono());
-        return new Held(outcome, held.subscription, held.error);
+        return subscribe(outcome, outcome.asMono());
     }
 
-    private Held subscribe(Mono<String> operation) {
+    private Held subscribe(Sinks.One<String> outcome, Mono<String> operation) {
         AtomicReference<Throwable> error = new AtomicReference<>();
         Disposable subscription = BreakerGuard.guard(breaker, operation).subscribe(value -> {
         }, error::set);
-        return new Held(Sinks.one(), subscription, error);
+        return new Held(outcome, subscription, error);
     }
 
     private record Held(Sinks.One<String> outcome, Disposable subscription, AtomicReference<Throwable> error) {
