@@ -12,9 +12,10 @@
 # BOUND (58s, as the image) sets memcached.warm-up.duration and ready-within; SECONDS_ASKED (180) how long the misses
 # go on; GATEWAY_JAR another build. COMPILE_TIMES=1 also records the compilations with Flight Recorder and prints how
 # long C2 was busy before ready, in the first 5 s after it and later, how much of that went to compiling a method
-# again, the deoptimisations that sent methods back to be compiled, and what C2 compiled and deoptimised in the first
-# 5 s: what the warm-up left for the first real requests. HIT_PATH=/api/v1/comments/1 (or any cacheable path) asks
-# for hits on that path instead of real misses: stored by one request once ready, then asked by every request.
+# again, the deoptimisations that sent methods back to be compiled, what C2 compiled and deoptimised in the first 5 s,
+# and why C2 still had the methods of the first 10 s to compile: what the warm-up left for the first real requests.
+# HIT_PATH=/api/v1/comments/1 (or any cacheable path) asks for hits on that path instead of real misses: stored by one
+# request once ready, then asked by every request.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=scripts/common.sh
@@ -106,10 +107,13 @@ started, ready = int(sys.argv[2]) / 1000, int(sys.argv[3]) / 1000
 WINDOW = 5  # the warm-up's aim is about the first 5 s after ready; later includes the load's end and the exit
 PHASES = ("before ready", f"in the first {WINDOW} s after", "later")
 
-def phase(event):  # its start against ready; the timestamps carry nanoseconds, which Python does not parse
+def since_ready(event):  # the timestamps carry nanoseconds, which Python does not parse
     stamp = re.sub(r"(\.\d{6})\d*", r"\1", event["values"]["startTime"]).replace("Z", "+00:00")
-    since_ready = datetime.datetime.fromisoformat(stamp).timestamp() - started - ready
-    return PHASES[0] if since_ready < 0 else PHASES[1] if since_ready < WINDOW else PHASES[2]
+    return datetime.datetime.fromisoformat(stamp).timestamp() - started - ready
+
+def phase(event):  # its start against ready
+    at = event["at"]
+    return PHASES[0] if at < 0 else PHASES[1] if at < WINDOW else PHASES[2]
 
 def seconds(event):
     minutes, secs = re.fullmatch(r"PT(?:(\d+)M)?([\d.]+)S", event["values"]["duration"]).groups()
@@ -124,22 +128,37 @@ def package(event):
 def where(event):
     return f'{method(event)}:{event["values"]["lineNumber"]} {event["values"]["reason"]}'
 
+def name(event):  # an overload, or a compilation on stack replacement, is another method
+    signature = event["values"]["method"]
+    return signature["type"]["name"], signature["name"], signature["descriptor"], event["values"]["isOsr"]
+
 for event in events:  # read once: each event is counted in more than one figure below
+    event["at"] = since_ready(event)
     event["phase"] = phase(event)
-c2 = sorted((e for e in events if e["type"] == "jdk.Compilation" and e["values"]["compileLevel"] == 4),
-            key=lambda e: e["values"]["compileId"])
+compilations = sorted((e for e in events if e["type"] == "jdk.Compilation"), key=lambda e: e["values"]["compileId"])
+profiled = {}  # when C1 first compiled a method with its full profile (tier 3)
+for event in compilations:
+    if event["values"]["compileLevel"] == 3:
+        profiled.setdefault(name(event), event["at"])
+c2 = [e for e in compilations if e["values"]["compileLevel"] == 4]
 compiled, busy, again = set(), collections.Counter(), collections.Counter()
+# Why C2 still had a method to compile in the first 10 s after ready: compiled before and thrown away; profiled by C1
+# well before ready, so run all through the warm-up, yet not come up for C2 (whose thresholds HotSpot scales up with
+# the length of its queue); or new.
+left = collections.Counter()
 for event in c2:
-    signature = event["values"]["method"]  # an overload, or a compilation on stack replacement, is another method
-    name = (signature["type"]["name"], signature["name"], signature["descriptor"], event["values"]["isOsr"])
     when, took = event["phase"], seconds(event)
     busy[when] += took
-    if name in compiled:
+    if name(event) in compiled:
         again[when] += took
-    compiled.add(name)
+    if 0 <= event["at"] < 10:
+        left["compiled again" if name(event) in compiled
+             else "profiled by C1 over 10 s before ready" if profiled.get(name(event), 0) < -10 else "new"] += 1
+    compiled.add(name(event))
 print(f"Ready after {ready:.1f} s. C2 busy, and of that compiling a method again:",
       "; ".join(f"{when} {busy[when]:.1f} s, {again[when]:.1f} s" for when in PHASES))
 deopts = [e for e in events if e["type"] == "jdk.Deoptimization"]
+print("C2 compilations in the first 10 s after ready:", ", ".join(f"{why} {count}" for why, count in left.items()))
 for when in PHASES:
     reasons = collections.Counter(e["values"]["reason"] for e in deopts if e["phase"] == when)
     print(f"Deoptimisations {when}: {sum(reasons.values())},",
