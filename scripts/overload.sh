@@ -5,10 +5,12 @@
 # wrk's timeouts, non-2xx answers and, for the gateway, the lookups counted as memcached errors (those its open
 # breaker refused among them), the operations that failed as memcached's (a timeout judged memcached's, which is what
 # opens the breaker), the circuit breaker's transitions, the operations given up as the gateway's own delay, the
-# requests shed with a 503 and the full collections (G1's fallback when the old generation fills, which stops every
-# request). The gateway runs with the image's JVM flags: the heap that MaxRAMPercentage=55 gives under its 512 MB
-# limit, and its GC. Targets: at 4,000 connections hits at 0.85 of the 50-connection rate or better, no full
-# collection, no lookup counted as an error, no breaker opened, only 200s or deliberate 503s.
+# requests shed with a 503, the full collections (G1's fallback when the old generation fills, which stops every
+# request) and how long memcached's threads waited for a CPU (a memcached left waiting is late however little it has
+# to do, and the gateway rightly fails those lookups over: docs/failures.md, "Why memcached was late"). The gateway
+# runs with the image's JVM flags: the heap that MaxRAMPercentage=55 gives under its 512 MB limit, and its GC.
+# Targets: at 4,000 connections hits at 0.85 of the 50-connection rate or better, no full collection, no lookup
+# counted as an error, no breaker opened, only 200s or deliberate 503s.
 #
 #   flock /tmp/ports.lock scripts/overload.sh   (needs memcached, wrk and nginx, from Debian's packages, and the jars)
 #
@@ -86,6 +88,7 @@ for port in "$memcached_port" "$comments_port" "$gateway_port" "$management_port
 done
 
 start_memcached "$memcached_port" 64 "$work/memcached.log"
+memcached_pid=$spawned
 spawn "$work/comments.log" java -jar "$comments_jar" --server.port="$comments_port" --comments.max-age=3600s
 comments_pid=$spawned
 gateway_args=(--server.port="$gateway_port" --management.server.port="$management_port"
@@ -130,6 +133,11 @@ full_gcs() {
     prometheus jvm_gc_pause_seconds_count 'action="end of major GC"' 'cause="Heap Inspection Initiated GC"'
 }
 transitions() { grep -c 'circuit breaker .* -> ' "$work/gateway.log" || true; }
+# How long memcached's threads have waited runnable for a CPU, in milliseconds: the second field of each thread's
+# schedstat, in nanoseconds.
+memcached_waited() {
+    cat /proc/"$memcached_pid"/task/*/schedstat | awk '{ waited += $2 } END { printf "%d\n", waited / 1000000 }'
+}
 # The CPU time the gateway has used, in microseconds: its container's cgroup for the image, the process's for the jar.
 gateway_cpu() {
     if [ -n "$image" ]; then
@@ -193,7 +201,8 @@ per_connection() {
 # run TARGET URL CONNECTIONS: one wrk run and its row of the table.
 run() {
     local target=$1 url=$2 conns=$3 out="$work/wrk-$1-$3.txt" errors=0 trans=0 delayed=0 shed=0 timeouts cpu=0
-    local per_request=- full=0 failed=0 looking=
+    local per_request=- full=0 failed=0 waited looking=
+    waited=$(memcached_waited)
     if [ "$target" = gateway ]; then
         full=$(full_gcs)
         cpu=$(gateway_cpu)
@@ -214,6 +223,7 @@ run() {
         wait "$looking" || log "no snapshot of the gateway at $conns connections"
         save_allocations "$conns" || log "no allocation profile of the gateway at $conns connections"
     fi
+    waited=$(($(memcached_waited) - waited))
     timeouts=$(sed -n 's/.*Socket errors:.*timeout \([0-9]*\).*/\1/p' "$out")
     if [ "$target" = gateway ]; then
         cpu=$(($(gateway_cpu) - cpu))
@@ -226,13 +236,13 @@ run() {
         trans=$(($(transitions) - trans))
         full=$(($(full_gcs) - full))
     fi
-    printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$target" "$conns" \
+    printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$target" "$conns" \
         "$(awk -v rate="$(wrk_field "$out" rate)" 'BEGIN { if (rate != "") printf "%.0f", rate }')" "$per_request" "$(wrk_field "$out" p99)" "${timeouts:-0}" \
         "$(wrk_field "$out" non-2xx | grep . || echo 0)" \
         "$([ "$target" = gateway ] && echo "$errors" || echo -)" "$([ "$target" = gateway ] && echo "$failed" || echo -)" \
         "$([ "$target" = gateway ] && echo "$trans" || echo -)" \
         "$([ "$target" = gateway ] && echo "$delayed" || echo -)" "$([ "$target" = gateway ] && echo "$shed" || echo -)" \
-        "$([ "$target" = gateway ] && echo "$full" || echo -)"
+        "$([ "$target" = gateway ] && echo "$full" || echo -)" "$waited"
 }
 
 # Long enough for the JIT to compile the hit path, so that the first run does not pay for it: on 2 cores the
@@ -244,8 +254,8 @@ wrk -t2 -c200 -d"${warm_up}s" -s scripts/overload-paths.lua "$gateway" -- "$path
 echo
 echo "Hits under overload, gateway with ${label}: wrk -t2 -d${duration}s over $paths cached paths"
 echo
-echo "| target | connections | req/s | gateway CPU µs/req | p99 | timeouts | non-2xx | lookups as errors | failed ops | breaker transitions | delayed ops | shed (503) | full GCs |"
-echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+echo "| target | connections | req/s | gateway CPU µs/req | p99 | timeouts | non-2xx | lookups as errors | failed ops | breaker transitions | delayed ops | shed (503) | full GCs | memcached's threads' wait for a CPU, ms |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 for conns in "${connections[@]}"; do
     run gateway "$gateway" "$conns"
     run nginx "http://127.0.0.1:$nginx_port" "$conns"
