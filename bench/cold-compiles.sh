@@ -55,7 +55,7 @@ spawn "$work/gateway.log" "$GATEWAY_JAVA" "${java_opts[@]}" -XX:+PrintCompilatio
     --memcached.warm-up.ready-within="$bound"
 # Polled often: the moment of ready is what the compilations are counted from.
 gateway=$spawned
-await_every=0.05 await "http://127.0.0.1:$management_port/actuator/health/readiness" 150 "$gateway" "$work/gateway.log"
+await_ready "http://127.0.0.1:$management_port/actuator/health/readiness" 150 "$gateway" "$work/gateway.log"
 ready_ms=$((($(date +%s%N) - started) / 1000000))
 next_fresh_base
 asked=(/api/v1/comments/ -- "$fresh_base") kind="Real misses"

@@ -408,7 +408,7 @@ warm_up() {
     spawn "${server_log[warm-up]}" "$@"
     pid=$spawned
     # Asked every 50 ms: start to ready is one of the figures.
-    await_every=0.05 await "http://127.0.0.1:$WARM_UP_MANAGEMENT_PORT/actuator/health/readiness" "$jvm_start_seconds" \
+    await_ready "http://127.0.0.1:$WARM_UP_MANAGEMENT_PORT/actuator/health/readiness" "$jvm_start_seconds" \
         "$pid" "${server_log[warm-up]}"
     ready=$((($(date +%s%N) - started) / 1000000))
     # The hit's item is in memcached once the gateway cases ran; if they did not, it is stored now, a request or two.

@@ -112,13 +112,20 @@ port_free() {
     ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null
 }
 
-# await URL SECONDS [PID LOGFILE...]: waits until URL answers 2xx. Fails after SECONDS, or as soon as process PID has
-# exited, with the end of the log files. It asks every $await_every seconds, 0.5 unless the caller sets it (a start
-# that is timed wants finer).
-await() {
-    local url=$1 seconds=$2 pid=${3:-} deadline=$((SECONDS + $2))
-    shift $(($# < 3 ? $# : 3))
-    until curl -fs -o /dev/null --max-time 2 "$url"; do
+# await URL SECONDS [PID LOGFILE...]: waits until URL answers 2xx, asking with curl every 0.5 s. Fails after SECONDS,
+# or as soon as process PID has exited, with the end of the log files.
+await() { await_with curl_ok 0.5 "$@"; }
+
+# await_ready URL SECONDS [PID LOGFILE...]: the same for a start that is timed on the cores the process starts on:
+# every 50 ms, until URL (http://HOST:PORT/PATH) answers 200, without starting a process to ask or to wait. curl costs
+# about 11 ms of CPU a call here, so asking with it every 50 ms took a tenth of two cores from a starting JVM, whose
+# warm-up is bound by its CPU; a cluster's readiness probe asks every few seconds.
+await_ready() { await_with http_ok 0.05 "$@"; }
+
+await_with() {
+    local probe=$1 every=$2 url=$3 seconds=$4 pid=${5:-} deadline=$((SECONDS + $4))
+    shift $(($# < 5 ? $# : 5))
+    until "$probe" "$url"; do
         if [ -n "$pid" ] && ! kill -0 "$pid" 2>/dev/null; then
             show_logs "$@"
             fail "what should answer $url exited during start-up"
@@ -127,8 +134,29 @@ await() {
             show_logs "$@"
             fail "no answer from $url within $seconds s"
         fi
-        sleep "${await_every:-0.5}"
+        pause "$every"
     done
+}
+
+curl_ok() { curl -fs -o /dev/null --max-time 2 "$1"; }
+
+# http_ok URL: whether URL (http://HOST:PORT/PATH) answers 200, asked over bash's own /dev/tcp.
+http_ok() {
+    local rest=${1#http://} address path status fd
+    address=${rest%%/*} path=/${rest#*/}
+    [ "$rest" != "$address" ] || path=/
+    { exec {fd}<>"/dev/tcp/${address%:*}/${address##*:}"; } 2>/dev/null || return 1
+    printf 'GET %s HTTP/1.0\r\nHost: %s\r\n\r\n' "$path" "$address" >&"$fd"
+    read -r -t 2 -u "$fd" _ status _ || status=
+    exec {fd}>&-
+    [ "$status" = 200 ]
+}
+
+# pause SECONDS: sleeps without starting a process: read's timeout, on a pipe that this shell holds open for writing
+# too, so that nothing ever comes and it never ends.
+pause() {
+    [ -n "${pause_fd:-}" ] || exec {pause_fd}<> <(:)
+    read -r -t "$1" -u "$pause_fd" || true
 }
 
 # header NAME: the value of header NAME (lower case) in the response head on stdin.
