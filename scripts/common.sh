@@ -152,8 +152,8 @@ http_ok() {
     [ "$status" = 200 ]
 }
 
-# pause SECONDS: sleeps without starting a process: read's timeout, on a pipe that this shell holds open for writing
-# too, so that nothing ever comes and it never ends.
+# pause SECONDS: sleeps without starting a process: read's timeout, on a pipe that this shell also holds open for
+# writing, so that read neither gets data nor sees the pipe's end.
 pause() {
     [ -n "${pause_fd:-}" ] || exec {pause_fd}<> <(:)
     read -r -t "$1" -u "$pause_fd" || true
