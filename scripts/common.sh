@@ -134,7 +134,7 @@ await_with() {
             show_logs "$@"
             fail "no answer from $url within $seconds s"
         fi
-        pause "$every"
+        sleep_in_shell "$every"
     done
 }
 
@@ -152,11 +152,11 @@ http_ok() {
     [ "$status" = 200 ]
 }
 
-# pause SECONDS: sleeps without starting a process: read's timeout, on a pipe that this shell also holds open for
-# writing, so that read neither gets data nor sees the pipe's end.
-pause() {
-    [ -n "${pause_fd:-}" ] || exec {pause_fd}<> <(:)
-    read -r -t "$1" -u "$pause_fd" || true
+# sleep_in_shell SECONDS: sleeps without starting a process: read's timeout, on a pipe that this shell also holds
+# open for writing, so that read neither gets data nor sees the pipe's end.
+sleep_in_shell() {
+    [ -n "${sleep_fd:-}" ] || exec {sleep_fd}<> <(:)
+    read -r -t "$1" -u "$sleep_fd" || true
 }
 
 # header NAME: the value of header NAME (lower case) in the response head on stdin.
