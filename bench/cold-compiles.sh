@@ -147,18 +147,18 @@ compiled, busy, again = set(), collections.Counter(), collections.Counter()
 # the length of its queue); or new.
 left = collections.Counter()
 for event in c2:
-    when, took = event["phase"], seconds(event)
+    when, took, key = event["phase"], seconds(event), name(event)
     busy[when] += took
-    if name(event) in compiled:
+    if key in compiled:
         again[when] += took
     if 0 <= event["at"] < 10:
-        left["compiled again" if name(event) in compiled
-             else "profiled by C1 over 10 s before ready" if profiled.get(name(event), 0) < -10 else "new"] += 1
-    compiled.add(name(event))
+        left["compiled again" if key in compiled
+             else "profiled by C1 over 10 s before ready" if profiled.get(key, 0) < -10 else "new"] += 1
+    compiled.add(key)
 print(f"Ready after {ready:.1f} s. C2 busy, and of that compiling a method again:",
       "; ".join(f"{when} {busy[when]:.1f} s, {again[when]:.1f} s" for when in PHASES))
-deopts = [e for e in events if e["type"] == "jdk.Deoptimization"]
 print("C2 compilations in the first 10 s after ready:", ", ".join(f"{why} {count}" for why, count in left.items()))
+deopts = [e for e in events if e["type"] == "jdk.Deoptimization"]
 for when in PHASES:
     reasons = collections.Counter(e["values"]["reason"] for e in deopts if e["phase"] == when)
     print(f"Deoptimisations {when}: {sum(reasons.values())},",
