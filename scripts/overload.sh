@@ -136,7 +136,7 @@ transitions() { grep -c 'circuit breaker .* -> ' "$work/gateway.log" || true; }
 # How long memcached's threads have waited runnable for a CPU, in milliseconds: the second field of each thread's
 # schedstat, in nanoseconds.
 memcached_waited() {
-    cat /proc/"$memcached_pid"/task/*/schedstat | awk '{ waited += $2 } END { printf "%d\n", waited / 1000000 }'
+    awk '{ waited += $2 } END { printf "%d\n", waited / 1000000 }' /proc/"$memcached_pid"/task/*/schedstat
 }
 # The CPU time the gateway has used, in microseconds: its container's cgroup for the image, the process's for the jar.
 gateway_cpu() {
